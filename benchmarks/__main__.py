@@ -1,0 +1,33 @@
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+BENCHMARKS = ("candidate", "spy")
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(BENCHMARKS)
+    for name in names:
+        if name not in BENCHMARKS:
+            print(
+                f"unknown benchmark {name!r}: expected one of {', '.join(BENCHMARKS)}",
+                file=sys.stderr,
+            )
+            return 2
+    for name in names:
+        try:
+            module = importlib.import_module(f"benchmarks.bench_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"benchmarks.bench_{name}":
+                raise
+            print(f"{name}: benchmark not available yet")
+            continue
+        module.main()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,315 @@
+"""Ranks, suits and cards, with the text forms of RECORDS.md.
+
+A card's plain text is its rank then its suit letter: ``QS``, ``10H``, ``2C``. The
+parser is generous, so that people and the seed texts can write cards their own way:
+
+>>> Card.parse("QS"), Card.parse("♠Q"), Card.parse("Q♠"), Card.parse("qs")
+(Card.parse('QS'), Card.parse('QS'), Card.parse('QS'), Card.parse('QS'))
+>>> Card.parse("TH") == Card.parse("10H")      # Latin T is the ten
+True
+>>> str(Card.parse("♠ Т"))                      # Cyrillic Т (туз) is the ace
+'AS'
+>>> [str(c) for c in parse_cards("♦ В, ♠ Д, ♣ К, ♠ Т")]
+['JD', 'QS', 'KC', 'AS']
+
+Output is always the plain form; :meth:`Card.symbol` gives the display form ``Q♠``.
+
+Engines work with small ints for speed: a card's *kind* is ``suit * 13 + rank - 2``
+(0..51). Copies of a card from several decks share a kind; :class:`Card` keeps the
+deck index too, for code that wants to tell the physical copies apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from enum import IntEnum
+from typing import NamedTuple
+
+from cardtable.errors import CardParseError
+
+__all__ = [
+    "KIND_TEXT",
+    "NUM_KINDS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Rank",
+    "Suit",
+    "format_cards",
+    "kind_of",
+    "parse_card_kind",
+    "parse_cards",
+    "rank_of",
+    "standard_deck",
+    "suit_of",
+]
+
+
+class Suit(IntEnum):
+    """The four suits, in the order ♠ ♥ ♦ ♣ (S H D C)."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        """Plain text form: ``S``, ``H``, ``D`` or ``C``."""
+        return "SHDC"[self]
+
+    @property
+    def symbol(self) -> str:
+        """Display form: ``♠``, ``♥``, ``♦`` or ``♣``."""
+        return "♠♥♦♣"[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds are red (for display only: suits never matter in play)."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """A suit from its letter (``S``/``s``) or symbol (``♠``).
+
+        >>> Suit.parse("h"), Suit.parse("♣")
+        (<Suit.HEARTS: 1>, <Suit.CLUBS: 3>)
+        """
+        key = text.strip()
+        suit = _SUIT_FROM_TEXT.get(key.upper(), _SUIT_FROM_SYMBOL.get(key))
+        if suit is None:
+            raise CardParseError(f"{text!r} is not a suit: expected one of S, H, D, C (or ♠ ♥ ♦ ♣)")
+        return suit
+
+
+class Rank(IntEnum):
+    """Ranks from 2 (low) to A (high); the value is the pip count, J=11 … A=14."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def text(self) -> str:
+        """Plain text form: ``2``…``10``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_TEXT[self - 2]
+
+    @property
+    def text_uk(self) -> str:
+        """Ukrainian display form: ``2``…``10``, ``В``, ``Д``, ``К``, ``Т``."""
+        return _RANK_TEXT_UK[self - 2]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """A rank from any accepted spelling (``10``, ``T``, ``J``, ``В``, ``Т`` …).
+
+        >>> Rank.parse("T"), Rank.parse("Т")
+        (<Rank.TEN: 10>, <Rank.ACE: 14>)
+        """
+        rank = _RANK_FROM_TEXT.get(text.strip().upper())
+        if rank is None:
+            raise CardParseError(
+                f"{text!r} is not a rank: expected 2-10, J, Q, K, A "
+                "(T for 10; Ukrainian В, Д, К, Т for J, Q, K, A)"
+            )
+        return rank
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+NUM_KINDS = 52
+
+_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_RANK_TEXT_UK = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
+# Upper-cased spellings. Latin T is the ten; Cyrillic Т (U+0422) is the ace (туз).
+_RANK_FROM_TEXT: dict[str, Rank] = {
+    **{t: Rank(i + 2) for i, t in enumerate(_RANK_TEXT)},
+    "T": Rank.TEN,
+    "В": Rank.JACK,
+    "Д": Rank.QUEEN,
+    "К": Rank.KING,
+    "Т": Rank.ACE,
+}
+_SUIT_FROM_TEXT: dict[str, Suit] = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+}
+_SUIT_FROM_SYMBOL: dict[str, Suit] = {
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+}
+_SYMBOLS = "".join(_SUIT_FROM_SYMBOL)
+_RANK_PATTERN = "10|[2-9]|[TJQKAВДКТ]"
+# Whole-card pattern, matched against upper-cased text with all whitespace removed:
+# an optional symbol before, a rank, then a symbol or a Latin letter after.
+_CARD_RE = re.compile(rf"^([{_SYMBOLS}])?({_RANK_PATTERN})([{_SYMBOLS}]|[SHDC])?$")
+_EXPECTED = "expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H"
+
+#: Plain text of every kind, indexed by kind: ``KIND_TEXT[10] == "QS"``.
+KIND_TEXT: tuple[str, ...] = tuple(_RANK_TEXT[k % 13] + "SHDC"[k // 13] for k in range(NUM_KINDS))
+
+
+def kind_of(rank: int, suit: int) -> int:
+    """The kind (0..51) of a rank (2..14) and suit (0..3): ``suit * 13 + rank - 2``."""
+    return suit * 13 + rank - 2
+
+
+def rank_of(kind: int) -> Rank:
+    """The rank of a kind."""
+    return Rank(kind % 13 + 2)
+
+
+def suit_of(kind: int) -> Suit:
+    """The suit of a kind."""
+    return Suit(kind // 13)
+
+
+class Card(NamedTuple):
+    """One physical card: rank, suit and which deck it came from (0 for the first).
+
+    Cards of different decks are interchangeable in play and are written the same; the
+    deck index only tells physical copies apart. Compare kinds with :attr:`kind`.
+    """
+
+    rank: Rank
+    suit: Suit
+    deck: int = 0
+
+    @property
+    def kind(self) -> int:
+        """The card's kind, 0..51 (``suit * 13 + rank - 2``); deck copies share it."""
+        return self.suit * 13 + self.rank - 2
+
+    @classmethod
+    def from_kind(cls, kind: int, deck: int = 0) -> Card:
+        """The card of a kind (0..51)."""
+        if not 0 <= kind < NUM_KINDS:
+            raise CardParseError(f"{kind!r} is not a card kind: expected 0..51")
+        return cls(Rank(kind % 13 + 2), Suit(kind // 13), deck)
+
+    @classmethod
+    def parse(cls, text: str, deck: int = 0) -> Card:
+        """Read one card from any accepted spelling (see the module docstring).
+
+        Raises :class:`~cardtable.errors.CardParseError` naming the text.
+        """
+        compact = "".join(text.split()).replace("\ufe0f", "").upper()
+        match = _CARD_RE.match(compact)
+        if match is None:
+            raise CardParseError(_diagnose(text, compact))
+        before, rank_text, after = match.groups()
+        if before and after:
+            raise CardParseError(f"{text!r} is not a card: it has two suits; {_EXPECTED}")
+        suit_text = before or after
+        if suit_text is None:
+            raise CardParseError(f"{text!r} is not a card: the suit is missing; {_EXPECTED}")
+        suit = (
+            _SUIT_FROM_SYMBOL[suit_text]
+            if suit_text in _SUIT_FROM_SYMBOL
+            else _SUIT_FROM_TEXT[suit_text]
+        )
+        return cls(_RANK_FROM_TEXT[rank_text], suit, deck)
+
+    def __str__(self) -> str:
+        return self.rank.text + self.suit.letter
+
+    def __repr__(self) -> str:
+        if self.deck:
+            return f"Card.parse({str(self)!r}, deck={self.deck})"
+        return f"Card.parse({str(self)!r})"
+
+    def symbol(self, lang: str = "en") -> str:
+        """Display form for people: ``Q♠`` (``Д♠`` with ``lang="uk"``)."""
+        rank = self.rank.text_uk if lang == "uk" else self.rank.text
+        return rank + self.suit.symbol
+
+
+def _diagnose(text: str, compact: str) -> str:
+    """A specific reason why ``text`` is not a card, for the error message."""
+    if not compact:
+        return f"{text!r} is not a card: it is empty; {_EXPECTED}"
+    if "С" in compact:  # Cyrillic Es looks like C
+        return (
+            f"{text!r} is not a card: Cyrillic 'С' is not a suit; "
+            "use the Latin letters S, H, D, C or the symbols ♠ ♥ ♦ ♣"
+        )
+    if compact[0] in "SHDC" and len(compact) > 1:
+        return (
+            f"{text!r} is not a card: a suit letter comes after the rank "
+            f"(write {compact[1:]}{compact[0]}); {_EXPECTED}"
+        )
+    return f"{text!r} is not a card: {_EXPECTED}"
+
+
+_SPACE_AFTER_SYMBOL = re.compile(rf"([{_SYMBOLS}])\s+")
+_SPACE_BEFORE_SYMBOL = re.compile(rf"\s+([{_SYMBOLS}])")
+
+
+def parse_cards(text: str, deck: int = 0) -> list[Card]:
+    """Read a list of cards separated by commas or spaces.
+
+    Items separated by commas may contain spaces (``♦ В, ♠ Д``). Without commas a
+    suit symbol binds to its rank the way the first card shows: ``♦ 10 ♣ J`` (symbols
+    first) or ``10 ♦ J ♣`` (symbols after).
+
+    >>> [str(c) for c in parse_cards("♦ 10 ♣ J")]
+    ['10D', 'JC']
+    >>> [str(c) for c in parse_cards("10H JH QH")]
+    ['10H', 'JH', 'QH']
+    """
+    stripped = text.replace("\ufe0f", "").strip()
+    if not stripped:
+        return []
+    if "," in stripped:
+        items = stripped.split(",")
+        if items and not items[-1].strip():
+            items.pop()  # a trailing comma is harmless
+    else:
+        binder = _SPACE_AFTER_SYMBOL if stripped[0] in _SYMBOLS else _SPACE_BEFORE_SYMBOL
+        items = binder.sub(r"\1", stripped).split()
+    return [Card.parse(item, deck) for item in items]
+
+
+def parse_card_kind(text: str) -> int:
+    """The kind (0..51) of a card's text; a fast path for plain ``QS``-style text."""
+    kind = _KIND_FROM_PLAIN.get(text)
+    if kind is None:
+        kind = Card.parse(text).kind
+    return kind
+
+
+_KIND_FROM_PLAIN: dict[str, int] = {t: k for k, t in enumerate(KIND_TEXT)}
+
+
+def format_cards(cards: Iterable[Card | int]) -> str:
+    """Plain text of cards (or kinds), separated by single spaces: ``10H JH``."""
+    return " ".join(KIND_TEXT[c] if isinstance(c, int) else str(c) for c in cards)
+
+
+def standard_deck(decks: int = 1) -> list[Card]:
+    """``decks`` full 52-card decks, in suit then rank order, deck by deck."""
+    return [Card(rank, suit, d) for d in range(decks) for suit in SUITS for rank in RANKS]
+
+
+def iter_kinds(cards: Sequence[Card]) -> Iterator[int]:
+    """The kinds of a sequence of cards."""
+    return (c.kind for c in cards)

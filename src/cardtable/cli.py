@@ -1,0 +1,194 @@
+"""The ``cardtable`` command line.
+
+Every command goes through the engines; this module only reads arguments, calls them
+and prints. Errors in the input (a bad record, an illegal move, an unknown option) are
+printed as one clear message with exit status 1, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+
+from cardtable import __version__
+from cardtable.errors import BadOptions, CardtableError
+from cardtable.games.registry import GAME_NAMES, find_game
+from cardtable.record import dump_record, load_record, read_record_file
+from cardtable.record import replay as replay_record
+
+app = typer.Typer(
+    name="cardtable",
+    help="Spy vs Spy and Candidate: deal, replay and study games of both.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class GameName(StrEnum):
+    """The games, as the command line names them."""
+
+    candidate = "candidate"
+    spy = "spy"
+
+
+class Lang(StrEnum):
+    """Languages of the rules and transcripts."""
+
+    en = "en"
+    uk = "uk"
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    return typer.Exit(1)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"cardtable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """Spy vs Spy («Шпигун проти шпигуна») and Candidate («Кандидат»)."""
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    """``key=value`` with a JSON value (``decks=2``, ``full_decks=true``) or a bare string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise BadOptions(f"--option {text!r}: expected key=value, e.g. decks=2")
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+@app.command()
+def deal(
+    game: Annotated[GameName, typer.Argument(help="Which game to deal.")],
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deal: the same seed gives the same cards.")
+    ],
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (Spy: 2-8; Candidate: always 2).")
+    ] = None,
+    names: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated player names (default: Player 1, Player 2, …)."),
+    ] = None,
+    decks: Annotated[int | None, typer.Option(help="Candidate: decks in play (1-3).")] = None,
+    deals: Annotated[int | None, typer.Option(help="Candidate: deals in the match.")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Spy: rounds in the match.")] = None,
+    full_decks: Annotated[
+        bool | None,
+        typer.Option("--full-decks", help="Spy: a full deck each, even for two players."),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Any rule option as key=value (repeatable)."),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--out", help="Write the record here instead of standard output.")
+    ] = None,
+) -> None:
+    """Write a record of a freshly dealt game, with no moves yet."""
+    try:
+        options: dict[str, Any] = dict(_parse_option(o) for o in option or [])
+        for key, value in (
+            ("decks", decks),
+            ("deals", deals),
+            ("rounds", rounds),
+            ("full_decks", full_decks),
+        ):
+            if value is not None:
+                options[key] = value
+        if names is not None:
+            player_names = [n.strip() for n in names.split(",")]
+            if players is not None and players != len(player_names):
+                raise BadOptions(f"--players {players} but --names gives {len(player_names)} names")
+        else:
+            count = players if players is not None else 2
+            player_names = [f"Player {i + 1}" for i in range(count)]
+        record = find_game(game.value).new_record(seed=seed, players=player_names, options=options)
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+    text = dump_record(record)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        err.print(f"wrote {output}")
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="The record to replay (- for standard input).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the replay summary (RECORDS.md) as JSON.")
+    ] = False,
+    lang: Annotated[Lang, typer.Option(help="Language of the transcript.")] = Lang.en,
+) -> None:
+    """Replay a game record, complete or stopped anywhere, and check every move."""
+    try:
+        record = load_record(sys.stdin.read()) if file == "-" else read_record_file(file)
+        result = replay_record(record)
+        if as_json:
+            sys.stdout.write(json.dumps(result.summary(), ensure_ascii=False) + "\n")
+        else:
+            out.print(result.transcript(lang.value), markup=False)
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+
+
+def rules_text(game: str, lang: str) -> str:
+    """The rules of ``game`` in ``lang`` (docs/rules/GAME.LANG.md), as Markdown."""
+    name = f"{game}.{lang}.md"
+    candidates = [
+        Path(__file__).parent / "rules" / name,  # installed wheel
+        Path(__file__).resolve().parents[2] / "docs" / "rules" / name,  # source checkout
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise CardtableError(f"the rules of {game} in {lang!r} are not installed (looked for {name})")
+
+
+@app.command()
+def rules(
+    game: Annotated[GameName, typer.Argument(help="Which game's rules.")],
+    lang: Annotated[Lang, typer.Option(help="Language: en or uk.")] = Lang.en,
+) -> None:
+    """Print the rules as the project implements them, with their tags (C1…, S1…)."""
+    try:
+        text = rules_text(game.value, lang.value)
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+    if out.is_terminal:
+        out.print(Markdown(text))
+    else:
+        sys.stdout.write(text)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+__all__ = ["GAME_NAMES", "app", "main"]

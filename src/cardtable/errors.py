@@ -1,0 +1,71 @@
+"""The exceptions every part of cardtable raises.
+
+All of them are :class:`ValueError` subclasses, so a caller that only wants to know
+"was this input acceptable?" can catch ``ValueError``; callers that need to tell the
+cases apart catch the specific class. Messages are written for people: they name the
+offending text and say what was expected, never a traceback's worth of internals.
+"""
+
+from __future__ import annotations
+
+
+class CardtableError(ValueError):
+    """Base class of every error cardtable raises on bad input."""
+
+
+class CardParseError(CardtableError):
+    """A card (or list of cards) could not be read from text.
+
+    >>> from cardtable.cards import Card
+    >>> try:
+    ...     Card.parse("1X")
+    ... except CardParseError as exc:
+    ...     print(exc)
+    '1X' is not a card: expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H
+    """
+
+
+class BadOptions(CardtableError):
+    """Rule options that are unknown, of the wrong type or out of range."""
+
+
+class IllegalMove(CardtableError):
+    """A move that the rules do not allow in the current position.
+
+    ``reason`` says why in a player's words; ``move`` is the move's text (or ``None``
+    when only an int was given); ``position`` is filled in by record replay
+    ("deal 1, move 17") so the message points at the record entry.
+    """
+
+    def __init__(self, reason: str, move: str | None = None, position: str | None = None):
+        self.reason = reason
+        self.move = move
+        self.position = position
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        head = ""
+        if self.position:
+            head = f"{self.position}: "
+        if self.move is not None:
+            head += f"illegal move {self.move!r}: "
+        return head + self.reason
+
+    def at(self, position: str, move: str | None = None) -> IllegalMove:
+        """The same error, located at a record position (and move text, if known)."""
+        return IllegalMove(self.reason, move if move is not None else self.move, position)
+
+
+class BadRecord(CardtableError):
+    """A game record that is not well formed (RECORDS.md): bad JSON, an unknown or
+    missing field, a wrong type, or pile contents that do not add up.
+
+    ``field`` is the path of the offending field, e.g. ``deals[0].piles.S``.
+    """
+
+    def __init__(self, field: str, reason: str):
+        self.field = field
+        self.reason = reason
+        super().__init__(
+            f"malformed record: {field}: {reason}" if field else f"malformed record: {reason}"
+        )
