@@ -42,7 +42,6 @@ from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
     CALL,
     OPEN_POINTS,
-    PLACE_POINTS,
     PLACE_WASTE,
     RESIGN,
     TURN,
@@ -424,7 +423,7 @@ def run_race_naive(
         racing = set(range(count))
         # The time each racing player's next move will complete.
         pending = {p: setup.times[p].duration(time_rngs[p]) for p in racing}
-        times: list[float] = []
+        move_times: list[float] = []
         finished = len(state.results)
         while len(state.results) == finished:
             player = min(racing, key=lambda p: (pending[p], priority[p], sequences[p]))
@@ -436,7 +435,7 @@ def run_race_naive(
             )
             clocks[player] = pending[player]
             sequences[player] += 1
-            times.append(clocks[player])
+            move_times.append(clocks[player])
             local = action % ACTIONS_PER_PLAYER
             state.apply_action(action)
             ended = {CALL: "called", RESIGN: "resigned"}.get(local)
@@ -453,11 +452,11 @@ def run_race_naive(
             RaceRound(
                 number,
                 result.finisher,
-                times[-1],
+                move_times[-1],
                 tuple(outcomes),
                 tuple(finish_times),
                 tuple(sorted(range(count), key=priority.__getitem__)),
-                tuple(times),
+                tuple(move_times),
             )
         )
     return RaceResult(state, tuple(rounds))
