@@ -292,7 +292,9 @@ class _Transcript:
         return " ".join(self.card(k) for k in kinds)
 
     def scores(self, scores: Sequence[int]) -> str:
-        return ", ".join(f"{self.names[p]} {s:+d}" if s else f"{self.names[p]} 0" for p, s in enumerate(scores))
+        return ", ".join(
+            f"{self.names[p]} {s:+d}" if s else f"{self.names[p]} 0" for p, s in enumerate(scores)
+        )
 
     def render(self) -> str:
         words = self.words
