@@ -38,3 +38,23 @@ def test_golden_cases_cover_every_ending() -> None:
     assert summaries["both-blocked"]["rounds"][0]["blocked"] == [True, True]
     assert summaries["all-resign"]["rounds"][0]["finisher"] is None
     assert summaries["three-full-decks"]["rounds"][0]["finisher"] is not None
+
+
+def test_sample_race_is_current_and_complete() -> None:
+    """samples/spy-sample.json is what samples/make_spy_sample.py makes, and complete."""
+    import importlib.util
+    from pathlib import Path
+
+    from cardtable.games.spy.records import replay_record
+
+    root = Path(__file__).resolve().parents[2] / "samples"
+    spec = importlib.util.spec_from_file_location("make_spy_sample", root / "make_spy_sample.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stored = (root / "spy-sample.json").read_text(encoding="utf-8")
+    assert module.make_sample() == stored
+    summary = replay_record(load_record(stored)).summary()
+    assert summary["complete"] is True
+    assert summary["winners"] == [summary["rounds"][0]["finisher"]]

@@ -19,7 +19,7 @@ from cardtable.games.spy.deal import RoundGenerator, _shuffled_deck, deal_cards
 from cardtable.games.spy.position import Position
 from cardtable.games.spy.records import replay_record
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 tables = st.tuples(
     st.integers(2, 8),  # players
@@ -27,21 +27,38 @@ tables = st.tuples(
     st.integers(0, 2**32),  # deal seed
     st.integers(0, 2**32),  # play seed
     st.integers(1, 2),  # rounds
+    # 0: any legal move; 1: no resigning unless forced; 2: no resigning nor calling
+    # unless forced (long rounds: recycling, six piles, blocks, the move limit)
+    st.integers(0, 2),
 )
 
 
-def play_randomly(players: int, full: bool, seed: int, play_seed: int, rounds: int, check):
-    """Random legal play of a whole match with a small move limit, calling ``check``
-    after every move; returns the final state and the number of moves made."""
+LIMIT = 120
+
+
+def pick(rng: random.Random, legal: list[int], mode: int) -> int:
+    """A random legal move; mode 1 avoids resigning, mode 2 resigning and calling."""
+    if mode:
+        avoid = (16,) if mode == 1 else (15, 16)
+        others = [a for a in legal if a % 17 not in avoid]
+        if others:
+            return rng.choice(others)
+    return rng.choice(legal)
+
+
+def play_randomly(table, check):
+    """Random legal play of a whole match with a move limit, calling ``check`` after
+    every move; returns the final state and the number of moves made."""
+    players, full, seed, play_seed, rounds, mode = table
     options = SpyOptions(full_decks=full, rounds=rounds)
-    state = SpyState.deal(players, seed=seed, options=options, move_limit=40)
+    state = SpyState.deal(players, seed=seed, options=options, move_limit=LIMIT)
     rng = random.Random(play_seed)
     moves = 0
-    # Each player makes at most 41 moves a round (40, then the forced resign).
-    bound = rounds * players * 41
+    # Each player makes at most LIMIT + 1 moves a round (then the forced resign).
+    bound = rounds * players * (LIMIT + 1)
     while not state.is_terminal():
         assert moves < bound, "a round did not end"
-        state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(pick(rng, state.legal_actions(), mode))
         moves += 1
         check(state)
     return state, moves
@@ -50,7 +67,7 @@ def play_randomly(players: int, full: bool, seed: int, play_seed: int, rounds: i
 @FAST
 @given(tables)
 def test_every_round_ends_and_every_card_is_accounted_for(table) -> None:
-    players, full, seed, play_seed, rounds = table
+    players, _, _, _, rounds, _ = table
     dealt: dict[int, list[Counter[int]]] = {}
 
     def check(state: SpyState) -> None:
@@ -62,7 +79,7 @@ def test_every_round_ends_and_every_card_is_accounted_for(table) -> None:
         for seat, hand in zip(state.seats, dealt[state.round_number], strict=True):
             assert Counter(seat.cards()) == hand
 
-    state, _ = play_randomly(players, full, seed, play_seed, rounds, check)
+    state, _ = play_randomly(table, check)
     assert state.is_terminal()
     assert len(state.results) == rounds
     assert state.totals == [sum(r.scores[p] for r in state.results) for p in range(players)]
@@ -71,9 +88,9 @@ def test_every_round_ends_and_every_card_is_accounted_for(table) -> None:
 @FAST
 @given(tables)
 def test_checked_and_unchecked_moves_agree_and_texts_round_trip(table) -> None:
-    players, full, seed, play_seed, _ = table
+    players, full, seed, play_seed, _, mode = table
     options = SpyOptions(full_decks=full, rounds=1)
-    fast = SpyState.deal(players, seed=seed, options=options, move_limit=30)
+    fast = SpyState.deal(players, seed=seed, options=options, move_limit=LIMIT)
     checked = fast.clone()
     rng = random.Random(play_seed)
     while not fast.is_terminal():
@@ -85,19 +102,24 @@ def test_checked_and_unchecked_moves_agree_and_texts_round_trip(table) -> None:
             assert fast.illegal_reason(action) is None
         for action in rng.sample(range(NUM_ACTIONS), 5):
             assert (fast.illegal_reason(action) is None) == (action in legal)
-        action = rng.choice(legal)
+        action = pick(rng, legal, mode)
         fast.apply_action(action)
         events = checked.apply(action_to_text(action) if rng.random() < 0.5 else action)
         assert events
         assert events[0].player == action // 17
         assert snapshot(fast) == snapshot(checked)
+        for seat in fast.seats:  # the in-place update equals the from-scratch one
+            if not (seat.resigned or seat.called or fast.round_over):
+                fresh = seat.copy()
+                fresh.refresh()
+                assert fresh.legal == seat.legal
+                assert seat.blocked == seat.is_blocked()
 
 
 @FAST
 @given(tables)
 def test_records_round_trip(table) -> None:
-    players, full, seed, play_seed, rounds = table
-    state, _ = play_randomly(players, full, seed, play_seed, rounds, lambda s: None)
+    state, _ = play_randomly(table, lambda s: None)
     record = state.to_record()
     replayed = replay_record(record)
     assert replayed.state.to_record() == record
@@ -113,9 +135,9 @@ def test_records_round_trip(table) -> None:
 
 
 @FAST
-@given(tables, st.integers(0, 60))
+@given(tables, st.integers(0, 200))
 def test_views_hide_the_racing_deck_and_points_under_the_top(table, steps) -> None:
-    players, full, seed, play_seed, _ = table
+    players, full, seed, play_seed, _, _ = table
     state = SpyState.deal(players, seed=seed, options=SpyOptions(full_decks=full, rounds=1))
     rng = random.Random(play_seed)
     for _ in range(steps):
@@ -138,7 +160,7 @@ def test_views_hide_the_racing_deck_and_points_under_the_top(table, steps) -> No
     assert state.view(0).seats == state.view(None).seats  # the owner sees no more
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(
     st.lists(st.integers(0, 12), min_size=1, max_size=6),
     st.sets(st.integers(0, 12), min_size=1, max_size=3),

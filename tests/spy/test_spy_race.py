@@ -26,7 +26,7 @@ time_models = st.sampled_from(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     players=st.integers(2, 8),
     full=st.booleans(),

@@ -74,17 +74,19 @@ class RoundGenerator:
         return int.from_bytes(digest, "big")
 
 
-def _pair_tables() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+def _pair_tables() -> tuple[tuple[int, tuple[tuple[int, int], ...], int, int], ...]:
     """Digit pairs of the factorial number system, for :func:`_shuffled_deck`.
 
-    Each entry covers two Fisher-Yates steps with radices ``r`` and ``r - 1``
-    (r = 52, 50, …, 4; the last step, radix 2, is done alone): ``(r * (r - 1), table)``
-    where ``table[m]`` is ``(m % r, m // r)``: one big-number division gives two swaps.
+    Each entry covers two Fisher-Yates steps, at deck positions ``i`` and ``i - 1``
+    with radices ``r = i + 1`` and ``i`` (r = 52, 50, …, 4; the last step, radix 2,
+    is done alone): ``(r * (r - 1), table, i, i - 1)`` where ``table[m]`` is
+    ``(m % r, m // r)``: one big-number division gives two swaps.
     """
     tables = []
     for radix in range(NUM_KINDS, 3, -2):
         lower = radix - 1
-        tables.append((radix * lower, tuple((m % radix, m // radix) for m in range(radix * lower))))
+        table = tuple((m % radix, m // radix) for m in range(radix * lower))
+        tables.append((radix * lower, table, radix - 1, radix - 2))
     return tuple(tables)
 
 
@@ -103,15 +105,12 @@ def _shuffled_deck(rng: RoundGenerator) -> list[int]:
     while number >= _ACCEPT_BELOW:
         number = rng.next_number()
     deck = list(range(NUM_KINDS))
-    i = NUM_KINDS - 1
-    for product, table in _PAIRS:
+    for product, table, i, h in _PAIRS:
         number, digits = divmod(number, product)
         j, k = table[digits]
         deck[i], deck[j] = deck[j], deck[i]
-        i -= 1
-        deck[i], deck[k] = deck[k], deck[i]
-        i -= 1
-    # i == 1: the last step, radix 2
+        deck[h], deck[k] = deck[k], deck[h]
+    # the last step, position 1, radix 2
     j = number % 2
     deck[1], deck[j] = deck[j], deck[1]
     return deck

@@ -111,16 +111,13 @@ class Position:
         pos.player = player
         pos.base = player * ACTIONS_PER_PLAYER
         pos.points = points = list(cards[POINTS_PILE_SIZE - 1 :: -1])
-        square = cards[POINTS_PILE_SIZE : POINTS_PILE_SIZE + SQUARE]
-        pos.piles = [[kind] for kind in square]
-        pos.tops = tops = [kind % 13 for kind in square]
+        one, two, three, four = cards[POINTS_PILE_SIZE : POINTS_PILE_SIZE + SQUARE]
+        pos.piles = [[one], [two], [three], [four]]
+        pos.tops = tops = [one % 13, two % 13, three % 13, four % 13]
         pos.deck = list(cards[: POINTS_PILE_SIZE + SQUARE - 1 : -1])
         pos.waste = []
         pos.counts = None
-        need = 0
-        for top in tops:
-            need |= FITS[top]
-        pos.need = need
+        pos.need = need = FITS[tops[0]] | FITS[tops[1]] | FITS[tops[2]] | FITS[tops[3]]
         pos.resigned = pos.called = pos.blocked = False  # fewer than 6 piles (S12)
         pos.moves = 0
         pos.limit = limit
@@ -220,11 +217,9 @@ class Position:
         return not any(counts[_UP[top]] or counts[_DOWN[top]] for top in self.tops)
 
     def refresh(self) -> None:
-        """Recompute :attr:`legal`, this player's legal action ids in sorted order."""
+        """Recompute :attr:`legal`, this player's legal action ids in sorted order,
+        for a player still in the round (calling and resigning empty it themselves)."""
         base = self.base
-        if self.resigned or self.called:
-            self.legal = []
-            return
         if self.moves >= self.limit:
             # A stalled player's clock has run out: resigning is all that is left (S13).
             self.legal = [base + RESIGN]
@@ -268,70 +263,100 @@ class Position:
         Returns True when the move takes the player out of the race without a call:
         they resign, or this move blocks them (S12). A move that is not legal leaves
         the position inconsistent: check with :attr:`legal` first.
+
+        This is the hot path of every simulation, so it updates the piles, the rank
+        counts and :attr:`legal` in place, in one function; :meth:`refresh` computes
+        the same legal list from scratch (the tests hold them equal).
         """
         self.moves += 1
+        points = self.points
+        waste = self.waste
+        tops = self.tops
+        blocked = False
         if local == TURN:  # S9
             deck = self.deck
-            if not deck:
-                # The waste flipped over is the new racing deck: its first-turned card
-                # (the waste's bottom) is on top again. Counts do not change.
-                deck = self.waste
-                deck.reverse()
-                self.deck = deck
-                self.waste = [deck.pop()]
+            if deck:
+                waste.append(deck.pop())
             else:
-                self.waste.append(deck.pop())
-            self.refresh()
-            return False
-        if local < PLACE_WASTE:  # S6-S7: points-pile top onto a pile
-            kind = self.points.pop()
-            index = local - PLACE_POINTS
-            self.piles[index].append(kind)
-            self._set_top(index, kind % 13)
-        elif local < OPEN_POINTS:  # S6-S7: waste top onto a pile
-            kind = self.waste.pop()
-            index = local - PLACE_WASTE
-            self.piles[index].append(kind)
-            self._take_from_waste(kind % 13)
-            self._set_top(index, kind % 13)
-        elif local == OPEN_POINTS:  # S8
-            kind = self.points.pop()
-            self._open(kind)
-        elif local == OPEN_WASTE:  # S8
-            kind = self.waste.pop()
-            self._take_from_waste(kind % 13)
-            self._open(kind)
-        elif local == CALL:  # S10
-            self.called = True
-            self.legal = []
-            return False
-        else:  # S13: resign; a blocked player was already out of the race
-            self.resigned = True
-            self.legal = []
-            return not self.blocked
-        # S11: cards on piles never move again, so only these moves can block (S12).
-        self.blocked = blocked = len(self.tops) == MAX_PILES and self.is_blocked()
-        self.refresh()
+                # The waste flipped over is the new racing deck: its first-turned card
+                # (the waste's bottom) is on top again. Rank counts do not change.
+                waste.reverse()
+                self.deck = waste
+                self.waste = waste = [waste.pop()]
+        else:
+            if local < OPEN_POINTS:  # S6-S7: a playable card onto pile ``index``
+                if local < PLACE_WASTE:
+                    kind = points.pop()
+                    index = local - PLACE_POINTS
+                else:
+                    kind = waste.pop()
+                    index = local - PLACE_WASTE
+                    counts = self.counts
+                    if counts is not None:
+                        counts[kind % 13] -= 1
+                self.piles[index].append(kind)
+                tops[index] = kind % 13
+                need = 0
+                for top in tops:
+                    need |= FITS[top]
+                self.need = need
+            elif local <= OPEN_WASTE:  # S8: a playable card starts a new pile
+                if local == OPEN_POINTS:
+                    kind = points.pop()
+                else:
+                    kind = waste.pop()
+                    counts = self.counts
+                    if counts is not None:
+                        counts[kind % 13] -= 1
+                self.piles.append([kind])
+                tops.append(kind % 13)
+                self.need |= FITS[kind % 13]
+            elif local == CALL:  # S10
+                self.called = True
+                self.legal = []
+                return False
+            else:  # S13: resign; a blocked player was already out of the race
+                self.resigned = True
+                self.legal = []
+                return not self.blocked
+            # S11: cards on piles never move again, so only these moves can block (S12).
+            if len(tops) == MAX_PILES:
+                self.blocked = blocked = self.is_blocked()
+        # The legal moves, as in refresh().
+        base = self.base
+        if self.moves >= self.limit:
+            self.legal = [base + RESIGN]  # the round's clock has run out (S13)
+            return blocked
+        need = self.need
+        legal = [base] if waste or self.deck else []
+        if points:
+            rank = points[-1] % 13
+            if need >> rank & 1:
+                fit = FITS[rank]
+                action = base + PLACE_POINTS
+                for top in tops:
+                    if fit >> top & 1:
+                        legal.append(action)
+                    action += 1
+        if waste:
+            rank = waste[-1] % 13
+            if need >> rank & 1:
+                fit = FITS[rank]
+                action = base + PLACE_WASTE
+                for top in tops:
+                    if fit >> top & 1:
+                        legal.append(action)
+                    action += 1
+        if len(tops) < MAX_PILES:
+            if points:
+                legal.append(base + OPEN_POINTS)
+            if waste:
+                legal.append(base + OPEN_WASTE)
+        if not points:
+            legal.append(base + CALL)
+        legal.append(base + RESIGN)
+        self.legal = legal
         return blocked
-
-    def _set_top(self, index: int, rank: int) -> None:
-        tops = self.tops
-        tops[index] = rank
-        need = 0
-        for top in tops:
-            need |= FITS[top]
-        self.need = need
-
-    def _open(self, kind: int) -> None:
-        rank = kind % 13
-        self.piles.append([kind])
-        self.tops.append(rank)
-        self.need |= FITS[rank]
-
-    def _take_from_waste(self, rank: int) -> None:
-        counts = self.counts
-        if counts is not None:
-            counts[rank] -= 1
 
     def cards(self) -> list[int]:
         """Every card the player holds, in no particular order (for accounting)."""

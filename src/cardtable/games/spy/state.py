@@ -402,31 +402,29 @@ class SpyState:
     def _end_round(self, finisher: int | None) -> None:
         """S14-S15: score the round, then end the match (S16) or deal the next round."""
         options = self.options
-        scores = []
-        for seat in self.seats:
-            if finisher is None:
-                score = 0  # S14: no winner, everyone scores 0
-            elif seat.player == finisher:
-                score = -options.bonus  # S14: the first caller
-            else:
-                score = options.bonus  # S14 (S13: a resigned player too)
-            if options.count_points_pile:
-                score += len(seat.points)  # S15
-            scores.append(score)
+        seats = self.seats
+        bonus = options.bonus
+        if finisher is None:
+            scores = [0] * len(seats)  # S14: no winner, everyone scores 0
+        else:
+            scores = [bonus] * len(seats)  # S14 (S13: a resigned player too)
+            scores[finisher] = -bonus  # S14: the first caller
+        points_left = tuple([len(seat.points) for seat in seats])
+        if options.count_points_pile:
+            scores = [score + left for score, left in zip(scores, points_left, strict=True)]
+        totals = self.totals
         for p, score in enumerate(scores):
-            self.totals[p] += score
-        self.results = (
-            *self.results,
-            RoundResult(
-                number=self.round_number,
-                finisher=finisher,
-                blocked=tuple(seat.blocked for seat in self.seats),
-                resigned=tuple(seat.resigned for seat in self.seats),
-                points_left=tuple(len(seat.points) for seat in self.seats),
-                scores=tuple(scores),
-            ),
+            totals[p] += score
+        result = RoundResult(
+            self.round_number,
+            finisher,
+            tuple([seat.blocked for seat in seats]),
+            tuple([seat.resigned for seat in seats]),
+            points_left,
+            tuple(scores),
         )
-        self._past = (*self._past, (self._cards, self._log))
+        self.results += (result,)
+        self._past += ((self._cards, self._log),)
         if self.round_number >= options.rounds:
             self.phase = MATCH_OVER  # S16
         else:
