@@ -12,15 +12,18 @@
    for every player: whole rounds per second (dealing, racing, merging by time and
    applying the merged record to the match state included).
 
-Every figure is the median of several timed runs after a warm-up.
+Every figure is the median of several timed runs after a warm-up. The two engines'
+runs alternate (ours, theirs, ours, …) so that a change in the machine's load during
+the benchmark weighs on both alike.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
-from benchmarks.harness import load_openspiel_game, median_rate, report
+from benchmarks.harness import Rate, load_openspiel_game, random_playouts, report
 from cardtable.games.spy import SpyOptions, SpyState
 from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT, GreedyPolicy, run_race
 
@@ -51,17 +54,32 @@ def race_rounds_per_second(players: int, rounds: int, repeats: int = REPEATS) ->
     return statistics.median(once(r * rounds) for r in range(repeats))
 
 
+def _median(runs: list[Rate]) -> Rate:
+    """The run with the median actions/s."""
+    middle = statistics.median_low([r.actions_per_second for r in runs])
+    return next(r for r in runs if r.actions_per_second == middle)
+
+
 def main() -> None:
-    ours = median_rate(spy_state, GAMES, REPEATS)
     game = load_openspiel_game("solitaire")
-    theirs = None
+
+    def solitaire(_: int) -> Any:
+        return game.new_initial_state()
+
+    random_playouts(spy_state, GAMES // 10)  # warm-up
     if game is not None:
-        theirs = median_rate(lambda _: game.new_initial_state(), SOLITAIRE_GAMES, REPEATS)
+        random_playouts(solitaire, SOLITAIRE_GAMES // 10)
+    ours: list[Rate] = []
+    theirs: list[Rate] = []
+    for repeat in range(REPEATS):
+        ours.append(random_playouts(spy_state, GAMES, seed=repeat))
+        if game is not None:
+            theirs.append(random_playouts(solitaire, SOLITAIRE_GAMES, seed=repeat))
     print(
         report(
             "spy: random one-round playouts, 2 players (OpenSpiel baseline: solitaire)",
-            ours,
-            theirs,
+            _median(ours),
+            _median(theirs) if theirs else None,
             "open_spiel solitaire",
         )
     )

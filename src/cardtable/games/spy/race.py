@@ -267,23 +267,26 @@ class _Setup:
         self.seed = seed
         self.move_limit = move_limit
 
-    def generators(self, round_number: int) -> tuple[list[int], list[random.Random]]:
-        """The round's tie-break priorities and per-player move-time generators;
-        also starts every policy on its own generator."""
-        key = f"cardtable/spy/race/{self.seed}/{round_number}"
+    def priorities(self, round_number: int) -> list[int]:
+        """S17's seeded coin: each player's place in the round's tie-break order
+        (0 wins a tie), from a random order of the players drawn for the round."""
         order = list(range(self.state.num_players))
-        random.Random(f"{key}/ties").shuffle(order)  # S17: a seeded coin, not seat order
+        random.Random(f"cardtable/spy/race/{self.seed}/{round_number}/ties").shuffle(order)
         priority = [0] * len(order)
         for rank, player in enumerate(order):
             priority[player] = rank
-        time_rngs = [random.Random(f"{key}/{p}/time") for p in range(len(order))]
-        return priority, time_rngs
+        return priority
 
-    def start_policy(self, round_number: int, player: int, seat: Position) -> SeatWindow:
+    def start_player(
+        self, round_number: int, player: int, seat: Position
+    ) -> tuple[SeatWindow, random.Random]:
+        """Start a player's round: their window and their own generator, which the
+        policy and the move-time model share. Each move draws its choice first, then
+        its duration, in both runners, so a player's draws never depend on the others."""
         window = SeatWindow(seat)
-        rng = random.Random(f"cardtable/spy/race/{self.seed}/{round_number}/{player}/policy")
+        rng = random.Random(f"cardtable/spy/race/{self.seed}/{round_number}/{player}")
         self.policies[player].start_round(window, rng)
-        return window
+        return window, rng
 
 
 def run_race(
@@ -306,19 +309,19 @@ def run_race(
     rounds = []
     while state.phase == PLAYING:
         number = state.round_number
-        priority, time_rngs = setup.generators(number)
+        priority = setup.priorities(number)
         cutoff: tuple[float, int, int] | None = None
         timed: list[tuple[float, int, int, int]] = []  # (time, priority, sequence, action)
         ends: list[tuple[str, tuple[float, int, int] | None]] = []
         for player in range(state.num_players):
             seat = state.seats[player].copy()
-            window = setup.start_policy(number, player, seat)
+            window, rng = setup.start_player(number, player, seat)
             outcome, moves = _solo_race(
                 seat,
                 window,
                 setup.policies[player],
                 setup.times[player],
-                time_rngs[player],
+                rng,
                 priority[player],
                 setup.move_limit,
                 cutoff,
@@ -414,39 +417,36 @@ def run_race_naive(
     while state.phase == PLAYING:
         number = state.round_number
         count = state.num_players
-        priority, time_rngs = setup.generators(number)
-        windows = [setup.start_policy(number, p, state.seats[p]) for p in range(count)]
-        clocks = [0.0] * count
+        priority = setup.priorities(number)
+        started = [setup.start_player(number, p, state.seats[p]) for p in range(count)]
         sequences = [0] * count
         outcomes = ["stopped"] * count
         finish_times: list[float | None] = [None] * count
-        racing = set(range(count))
-        # The time each racing player's next move will complete.
-        pending = {p: setup.times[p].duration(time_rngs[p]) for p in racing}
         move_times: list[float] = []
+        # Each racing player's next move and the time it completes. A player decides
+        # a move when their previous one completes (their position cannot change in
+        # between: players never interact), then the move takes its time.
+        pending: dict[int, tuple[float, int]] = {}
+
+        for player in range(count):
+            _decide(setup, started, pending, player, 0.0)
         finished = len(state.results)
         while len(state.results) == finished:
-            player = min(racing, key=lambda p: (pending[p], priority[p], sequences[p]))
+            player = min(pending, key=lambda p: (pending[p][0], priority[p], sequences[p]))
+            clock, action = pending.pop(player)
             seat = state.seats[player]
-            action = (
-                seat.base + RESIGN
-                if seat.moves >= setup.move_limit
-                else setup.policies[player].choose(windows[player], seat.legal)
-            )
-            clocks[player] = pending[player]
             sequences[player] += 1
-            move_times.append(clocks[player])
+            move_times.append(clock)
             local = action % ACTIONS_PER_PLAYER
             state.apply_action(action)
             ended = {CALL: "called", RESIGN: "resigned"}.get(local)
             if ended is None and seat.blocked:
-                ended = "blocked"
+                ended = "blocked"  # S12: nothing the player does can change anything
             if ended is not None:
                 outcomes[player] = ended
-                finish_times[player] = clocks[player]
-                racing.discard(player)
-            else:
-                pending[player] = clocks[player] + setup.times[player].duration(time_rngs[player])
+                finish_times[player] = clock
+            elif len(state.results) == finished:
+                _decide(setup, started, pending, player, clock)
         result = state.results[-1]
         rounds.append(
             RaceRound(
@@ -460,3 +460,21 @@ def run_race_naive(
             )
         )
     return RaceResult(state, tuple(rounds))
+
+
+def _decide(
+    setup: _Setup,
+    started: Sequence[tuple[SeatWindow, random.Random]],
+    pending: dict[int, tuple[float, int]],
+    player: int,
+    clock: float,
+) -> None:
+    """Naive runner: ``player`` chooses their next move at ``clock``; it completes
+    after the player's move time."""
+    seat = setup.state.seats[player]
+    window, rng = started[player]
+    if seat.moves >= setup.move_limit:
+        action = seat.base + RESIGN
+    else:
+        action = setup.policies[player].choose(window, seat.legal)
+    pending[player] = (clock + setup.times[player].duration(rng), action)
