@@ -31,6 +31,7 @@ from explicit cards waits between rounds for :meth:`SpyState.start_round`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from cardtable.cards import KIND_TEXT, parse_card_kind
@@ -395,7 +396,7 @@ class SpyState:
         self.round_number = number
         self._cards = kinds
         self._log = None
-        self.seats = [Position.deal(p, hand, limit) for p, hand in enumerate(kinds)]  # S3
+        self.seats = list(map(Position.deal, range(len(kinds)), kinds, repeat(limit)))  # S3
         self._active = self.num_players
         self.phase = PLAYING
 
