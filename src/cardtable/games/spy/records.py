@@ -24,8 +24,9 @@ from cardtable.cards import Card
 from cardtable.errors import BadOptions, BadRecord, IllegalMove
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
+    MAX_PILES,
+    OPEN_POINTS,
     PLACE_POINTS,
-    PLACE_WASTE,
     text_to_action,
 )
 from cardtable.games.spy.deal import check_cards
@@ -183,8 +184,8 @@ def _covered_top(state: SpyState, player: int, local: int) -> int | None:
     if state.phase != PLAYING or player >= state.num_players:
         return None
     seat = state.seats[player]
-    if PLACE_POINTS <= local < PLACE_WASTE + 6:
-        index = (local - PLACE_POINTS) % 6
+    if PLACE_POINTS <= local < OPEN_POINTS:  # place points N or place waste N
+        index = (local - PLACE_POINTS) % MAX_PILES
         if index < len(seat.piles):
             return seat.piles[index][-1]
     return None
