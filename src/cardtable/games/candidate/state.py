@@ -27,6 +27,7 @@ position and cached.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -85,6 +86,10 @@ _LOBBY_BY_MASK = tuple(
 _DRAW_BY_MASK = tuple(tuple(DRAW_BASE + x for x in range(4) if mask >> x & 1) for mask in range(16))
 _DEAL_ACTIONS = tuple(DEAL_BASE + x for x in range(4))
 _ONLY_PASS = (PASS,)
+# Bit r set: rank index r (0 = 2 … 12 = A); index -1 (no rank) gives 0.
+_RANK_BIT = (*(1 << r for r in range(13)), 0)
+#: _KIND_RANK_BIT[kind]: the rank bit of a card kind.
+_KIND_RANK_BIT = tuple(1 << (k % 13) for k in range(52))
 
 #: The four suit piles of a deal, each top card first, as card kinds.
 Piles = tuple[tuple[int, ...], ...]
@@ -93,21 +98,24 @@ Piles = tuple[tuple[int, ...], ...]
 def deal_piles(seed: int | str, deal_index: int, decks: int) -> Piles:
     """C3: the four shuffled suit piles of deal ``deal_index`` (0-based) of a seeded match.
 
-    Every deal has its own generator, ``random.Random("cardtable/candidate/SEED/DEAL")``,
-    so the cards are the same on every machine and do not depend on the moves.
+    Every deal has its own generator, ``random.Random("cardtable/candidate/SEED/DEAL")``
+    (Mersenne Twister, seeded from the string by SHA-512), so the cards are the same on
+    every machine and do not depend on the moves. Each pile is ordered by one random
+    key per card: a uniform shuffle, and faster than ``shuffle`` for these small piles.
     """
-    rng = random.Random(f"cardtable/candidate/{seed}/{deal_index}")
+    rnd = random.Random(f"cardtable/candidate/{seed}/{deal_index}").random
     piles = []
     for suit in range(4):
         cards = [suit * 13 + rank for rank in range(13) for _ in range(decks)]
-        rng.shuffle(cards)
-        piles.append(tuple(cards))
+        keyed = sorted([(rnd(), kind) for kind in cards])
+        piles.append(tuple([kind for _, kind in keyed]))
     return tuple(piles)
 
 
 def first_dealer(seed: int | str) -> int:
-    """C2: the first dealer, chosen by lot from the seed."""
-    return random.Random(f"cardtable/candidate/{seed}/lot").randrange(2)
+    """C2: the first dealer, chosen by lot from the seed: the low bit of the first byte
+    of ``sha256("cardtable/candidate/SEED/lot")``."""
+    return hashlib.sha256(f"cardtable/candidate/{seed}/lot".encode()).digest()[0] & 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +163,11 @@ def _legal_plays(hand: list[int], lobby_empty: bool, run_need: int, set_need: in
     out: list[int] = []
     tried = 0  # bit k set: kind k already tried as first card (copies are one move)
     count = len(hand)
+    seen = twice = 0  # rank bits present in hand, and present at least twice
+    for kind in hand:
+        bit = _KIND_RANK_BIT[kind]
+        twice |= seen & bit
+        seen |= bit
     for i in range(count):
         kind = hand[i]
         if tried >> kind & 1:
@@ -167,12 +180,10 @@ def _legal_plays(hand: list[int], lobby_empty: bool, run_need: int, set_need: in
         tried |= 1 << kind
         base = PLAY_BASE + kind * PLAY_STRIDE
         out.append(base)
-        if count > 1:
-            rest = hand[:i] + hand[i + 1 :]
-            if fits_run and rank < 12:  # C7: a run stops at A
-                _extend(out, base + RUN_OFFSET, rest, rank + 1, 1, 0, 0)
-            if fits_set:
-                _extend(out, base + SET_OFFSET, rest, rank, 0, 0, 0)
+        if fits_run and seen >> (rank + 1) & 1:  # C7: a run climbs (and stops at A)
+            _extend(out, base + RUN_OFFSET, hand[:i] + hand[i + 1 :], rank + 1, 1, 0, 0)
+        if fits_set and twice >> rank & 1:
+            _extend(out, base + SET_OFFSET, hand[:i] + hand[i + 1 :], rank, 0, 0, 0)
     out.sort()
     return out
 
@@ -218,6 +229,7 @@ class CandidateState:
         "_phase",
         "_piles",
         "_placer",
+        "_ranks",
         "_player",
         "_run_need",
         "_scores",
@@ -239,6 +251,7 @@ class CandidateState:
     _left: int
     _mask: int
     _hands: list[list[int]]
+    _ranks: list[int]
     _lobby: list[int]
     _run_need: int
     _set_need: int
@@ -262,8 +275,9 @@ class CandidateState:
     ) -> CandidateState:
         """A fresh match dealt from ``seed``: the first dealer by lot (C2), piles per deal."""
         options = options or CandidateOptions()
-        dealer = first_dealer(seed)
-        return cls.from_piles(deal_piles(seed, 0, options.decks), dealer, options, seed=seed)
+        state = cls.__new__(cls)
+        state._init(options, seed, first_dealer(seed), deal_piles(seed, 0, options.decks))
+        return state
 
     @classmethod
     def from_piles(
@@ -284,13 +298,16 @@ class CandidateState:
         if dealer not in (0, 1):
             raise CardtableError(f"dealer must be 0 or 1, got {dealer!r}")
         state = cls.__new__(cls)
-        state._options = options
-        state._seed = seed
-        state._first_dealer = dealer
-        state._history = ()
-        state._sink = None
-        state._begin_deal(0, dealer, _checked_piles(piles, options.decks))
+        state._init(options, seed, dealer, _checked_piles(piles, options.decks))
         return state
+
+    def _init(self, options: CandidateOptions, seed: int | str, dealer: int, piles: Piles) -> None:
+        self._options = options
+        self._seed = seed
+        self._first_dealer = dealer
+        self._history = ()
+        self._sink = None
+        self._begin_deal(0, dealer, piles)
 
     def _begin_deal(self, index: int, dealer: int, piles: Piles) -> None:
         self._deal_index = index
@@ -300,6 +317,7 @@ class CandidateState:
         self._left = sum(len(p) for p in piles)
         self._mask = 15
         self._hands = [[], []]
+        self._ranks = [0, 0]
         self._lobby = []
         self._run_need = self._set_need = -1
         self._placer = -1
@@ -339,6 +357,7 @@ class CandidateState:
         other._mask = self._mask
         hands = self._hands
         other._hands = [hands[0][:], hands[1][:]]
+        other._ranks = self._ranks[:]
         other._lobby = self._lobby[:]
         other._run_need = self._run_need
         other._set_need = self._set_need
@@ -387,7 +406,21 @@ class CandidateState:
         """The current player's legal action ids, sorted; empty only when terminal."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self._phase == _PLAY and self._lobby:
+                player = self._player
+                # Fast path: no card of a rank that continues the lobby, only `pass`.
+                if self._ranks[player] & (
+                    _RANK_BIT[self._run_need] | _RANK_BIT[self._set_need]
+                ):
+                    plays = _legal_plays(
+                        self._hands[player], False, self._run_need, self._set_need
+                    )
+                    plays.insert(0, PASS)  # C8: passing is always allowed onto a lobby
+                    legal = self._legal = plays
+                else:
+                    legal = self._legal = _ONLY_PASS
+            else:
+                legal = self._legal = self._compute_legal()
         return list(legal)
 
     def legal_moves(self) -> list[str]:
@@ -453,10 +486,19 @@ class CandidateState:
         """
         self._legal = None
         self._moves.append(action)
-        if action >= PLAY_BASE:
+        if action == PASS:
+            if self._sink is not None:
+                self._sink.append(Event("passed", self._player))
+            if not self._lobby:
+                # C12: a leader with no cards passes; the opponent leads and must start.
+                self._leader = self._player = 1 - self._player
+            elif self._passes:
+                self._end_trick()  # C8: two passes in a row end the trick
+            else:
+                self._passes = 1
+                self._player = 1 - self._player
+        elif action >= PLAY_BASE:
             self._play(action)
-        elif action == PASS:
-            self._pass()
         elif action >= DRAW_BASE:
             self._draw(action - DRAW_BASE)
         elif action >= LOBBY_BASE:
@@ -470,11 +512,13 @@ class CandidateState:
         dealer = self._dealer
         self._hands[1 - dealer] = list(cards[0:10:2])
         self._hands[dealer] = list(cards[1:10:2])
+        self._ranks = [_rank_bits(self._hands[0]), _rank_bits(self._hands[1])]
         self._tops[pile] = 10
         self._left -= 10
         if len(cards) == 10:
             self._mask &= ~(1 << pile)
         self._phase = _LOBBY  # C5: the dealer turns the first lobby card
+        self._legal = _LOBBY_BY_MASK[self._mask]
         self._leader = 1 - dealer  # C6: the non-dealer leads
         if self._sink is not None:
             letter = PILE_LETTERS[pile]
@@ -482,18 +526,15 @@ class CandidateState:
             for p in (1 - dealer, dealer):
                 self._sink.append(Event("received", p, letter, tuple(self._hands[p]), secret_to=p))
 
-    def _take_top(self, pile: int) -> int:
+    def _turn_lobby(self, pile: int) -> None:
+        # C5, C11: the card turned starts the lobby; its kind is open until C7 fixes it.
         top = self._tops[pile]
         cards = self._piles[pile]
         self._tops[pile] = top + 1
         if top + 1 == len(cards):
             self._mask &= ~(1 << pile)
         self._left -= 1
-        return cards[top]
-
-    def _turn_lobby(self, pile: int) -> None:
-        # C5, C11: the card turned starts the lobby; its kind is open until C7 fixes it.
-        kind = self._take_top(pile)
+        kind = cards[top]
         self._lobby = [kind]
         rank = kind % 13
         self._run_need = rank + 1 if rank < 12 else -1
@@ -514,6 +555,10 @@ class CandidateState:
         hand = self._hands[player]
         for kind in cards:
             hand.remove(kind)
+        bits = 0
+        for kind in hand:
+            bits |= _KIND_RANK_BIT[kind]
+        self._ranks[player] = bits
         last = PLAY_LAST_RANK[index]
         step = PLAY_STEP[index]
         lobby = self._lobby
@@ -538,20 +583,6 @@ class CandidateState:
         if self._sink is not None:
             self._sink.append(Event("played", player, None, cards))
 
-    def _pass(self) -> None:
-        player = self._player
-        if self._sink is not None:
-            self._sink.append(Event("passed", player))
-        if not self._lobby:
-            # C12: a leader with no cards passes; the opponent leads and must start.
-            self._leader = 1 - player
-            self._player = 1 - player
-        elif self._passes:
-            self._end_trick()  # C8: two passes in a row end the trick
-        else:
-            self._passes = 1
-            self._player = 1 - player
-
     def _end_trick(self) -> None:
         lobby = self._lobby
         self._lobby = []
@@ -575,10 +606,12 @@ class CandidateState:
         if self._left:
             if len(self._hands[taker]) < HAND_SIZE:
                 self._phase = _DRAW
+                self._legal = _DRAW_BY_MASK[self._mask]
                 self._player = taker
                 return
             if len(self._hands[1 - taker]) < HAND_SIZE:
                 self._phase = _DRAW
+                self._legal = _DRAW_BY_MASK[self._mask]
                 self._player = 1 - taker
                 return
         self._need_lobby()
@@ -586,9 +619,16 @@ class CandidateState:
     def _draw(self, pile: int) -> None:
         # C10: one card at a time from the pile the drawer chooses.
         player = self._player
-        kind = self._take_top(pile)
+        top = self._tops[pile]
+        cards = self._piles[pile]
+        self._tops[pile] = top + 1
+        if top + 1 == len(cards):
+            self._mask &= ~(1 << pile)
+        self._left -= 1
+        kind = cards[top]
         hand = self._hands[player]
         hand.append(kind)
+        self._ranks[player] |= _KIND_RANK_BIT[kind]
         self._drawers.append(player)
         if self._sink is not None:
             self._sink.append(
@@ -597,9 +637,10 @@ class CandidateState:
         if not self._left:
             self._need_lobby()  # the piles ran out: drawing stops
         elif len(hand) < HAND_SIZE:
-            return
+            self._legal = _DRAW_BY_MASK[self._mask]
         elif player == self._leader and len(self._hands[1 - player]) < HAND_SIZE:
             self._player = 1 - player
+            self._legal = _DRAW_BY_MASK[self._mask]
         else:
             self._need_lobby()
 
@@ -610,6 +651,7 @@ class CandidateState:
         self._placer = -1
         if self._left:
             self._phase = _LOBBY
+            self._legal = _LOBBY_BY_MASK[self._mask]
             self._player = 1 - self._leader
         elif self._hands[0] or self._hands[1]:
             self._phase = _PLAY
@@ -938,6 +980,7 @@ class CandidateState:
         state._piles = tuple(tuple(p) for p in piles)
         for p in hidden:
             state._hands[p] = new_hands[p]
+            state._ranks[p] = _rank_bits(new_hands[p])
         state._legal = None
         return state
 
@@ -1018,6 +1061,13 @@ class CandidateState:
 
     def __str__(self) -> str:
         return self.view(None).describe()
+
+
+def _rank_bits(hand: Sequence[int]) -> int:
+    bits = 0
+    for kind in hand:
+        bits |= _KIND_RANK_BIT[kind]
+    return bits
 
 
 def _checked_piles(piles: Sequence[Sequence[int]], decks: int) -> Piles:
