@@ -154,36 +154,42 @@ def check_piles(piles: Sequence[Sequence[int]], decks: int) -> str | None:
     return None
 
 
-def _legal_plays(hand: list[int], lobby_empty: bool, run_need: int, set_need: int) -> list[int]:
-    """C7, C12: every play from ``hand`` onto the lobby, as sorted action ids.
+def _legal_plays(
+    hand: list[int], ranks: int, lobby_empty: bool, run_need: int, set_need: int, out: list[int]
+) -> list[int]:
+    """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
 
-    ``run_need``/``set_need``: the rank index a card must have to continue the lobby as
-    a run/set (-1: that kind cannot continue it). With an empty lobby any card starts.
+    ``ranks``: the hand's rank bits. ``run_need``/``set_need``: the rank index a card
+    must have to continue the lobby as a run/set (-1: that kind cannot continue it).
+    With an empty lobby any card starts.
     """
-    out: list[int] = []
     tried = 0  # bit k set: kind k already tried as first card (copies are one move)
-    count = len(hand)
-    seen = twice = 0  # rank bits present in hand, and present at least twice
+    i = -1
     for kind in hand:
-        bit = _KIND_RANK_BIT[kind]
-        twice |= seen & bit
-        seen |= bit
-    for i in range(count):
-        kind = hand[i]
-        if tried >> kind & 1:
-            continue
+        i += 1
         rank = kind % 13
-        fits_run = lobby_empty or rank == run_need
-        fits_set = lobby_empty or rank == set_need
-        if not (fits_run or fits_set):
+        if lobby_empty:
+            fits_run = fits_set = True
+        elif rank == run_need:
+            fits_run, fits_set = True, False
+        elif rank == set_need:
+            fits_run, fits_set = False, True
+        else:
+            continue
+        if tried >> kind & 1:
             continue
         tried |= 1 << kind
         base = PLAY_BASE + kind * PLAY_STRIDE
         out.append(base)
-        if fits_run and seen >> (rank + 1) & 1:  # C7: a run climbs (and stops at A)
+        if fits_run and ranks >> (rank + 1) & 1:  # C7: a run climbs (and stops at A)
             _extend(out, base + RUN_OFFSET, hand[:i] + hand[i + 1 :], rank + 1, 1, 0, 0)
-        if fits_set and twice >> rank & 1:
-            _extend(out, base + SET_OFFSET, hand[:i] + hand[i + 1 :], rank, 0, 0, 0)
+        if fits_set:
+            same = 0
+            for other in hand:
+                if other % 13 == rank:
+                    same += 1
+            if same > 1:
+                _extend(out, base + SET_OFFSET, hand[:i] + hand[i + 1 :], rank, 0, 0, 0)
     out.sort()
     return out
 
@@ -412,11 +418,15 @@ class CandidateState:
                 if self._ranks[player] & (
                     _RANK_BIT[self._run_need] | _RANK_BIT[self._set_need]
                 ):
-                    plays = _legal_plays(
-                        self._hands[player], False, self._run_need, self._set_need
+                    # C8: passing is always allowed onto a lobby.
+                    legal = self._legal = _legal_plays(
+                        self._hands[player],
+                        self._ranks[player],
+                        False,
+                        self._run_need,
+                        self._set_need,
+                        [PASS],
                     )
-                    plays.insert(0, PASS)  # C8: passing is always allowed onto a lobby
-                    legal = self._legal = plays
                 else:
                     legal = self._legal = _ONLY_PASS
             else:
@@ -441,10 +451,12 @@ class CandidateState:
             if not self._lobby:
                 # C12: an empty lobby with empty piles: start it from hand; pass only
                 # with an empty hand.
-                return _legal_plays(hand, True, -1, -1) if hand else _ONLY_PASS
-            plays = _legal_plays(hand, False, self._run_need, self._set_need)
-            plays.insert(0, PASS)  # C8: passing is always allowed onto a lobby
-            return plays
+                if not hand:
+                    return _ONLY_PASS
+                return _legal_plays(hand, self._ranks[self._player], True, -1, -1, [])
+            # C8: passing is always allowed onto a lobby.
+            ranks = self._ranks[self._player]
+            return _legal_plays(hand, ranks, False, self._run_need, self._set_need, [PASS])
         if phase == _DRAW:
             return _DRAW_BY_MASK[self._mask]
         if phase == _LOBBY:
