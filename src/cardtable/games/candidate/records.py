@@ -110,7 +110,8 @@ def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
                 f"{field}[{j}]", f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile "
                 f"{letter} holds only {letter} cards"
             )
-    for rank in range(13):
+    # Extra copies first (a doubled card is the clearer message), then missing ones.
+    for rank in sorted(range(13), key=lambda r: kinds.count(suit * 13 + r) <= decks):
         kind = suit * 13 + rank
         have = kinds.count(kind)
         if have != decks:
