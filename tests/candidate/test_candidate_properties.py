@@ -208,9 +208,7 @@ def test_hidden_cards_do_change_under_resampling(game: tuple[int, int, int]) -> 
 
 @SETTINGS
 @given(games, st.integers(0, 400))
-def test_a_written_record_replays_to_the_same_state(
-    game: tuple[int, int, int], stop: int
-) -> None:
+def test_a_written_record_replays_to_the_same_state(game: tuple[int, int, int], stop: int) -> None:
     seed, decks, choices = game
     state = GAME.new_initial_state(seed, {"decks": decks, "deals": 2})
     rng = random.Random(choices)

@@ -231,7 +231,8 @@ def test_options_may_be_left_out() -> None:
     record = GAME.new_record(seed=3, players=["A", "B"], options={})
     del record["options"]
     replay = replay_record(record)
-    assert replay.state is not None and replay.state.options.deals == 12
+    assert replay.state is not None
+    assert replay.state.options.deals == 12
 
 
 # -- the command line --------------------------------------------------------------------
@@ -276,7 +277,8 @@ def test_cli_replay_transcript_in_ukrainian(tmp_path: Path) -> None:
     path.write_text(dump_record(BASE), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path), "--lang", "uk"])
     assert result.exit_code == 0
-    assert "Роздача 1 з 2" in result.stdout and "Очки за роздачу 1" in result.stdout
+    assert "Роздача 1 з 2" in result.stdout
+    assert "Очки за роздачу 1" in result.stdout
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "Candidate"), ("uk", "Кандидат")])

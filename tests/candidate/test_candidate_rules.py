@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from candidate_helpers import arranged_piles, dealt, kinds, texts
 
 from cardtable.cards import parse_cards
 from cardtable.errors import BadOptions, BadRecord, IllegalMove
@@ -25,8 +26,6 @@ from cardtable.games.candidate import (
     replay_record,
 )
 from cardtable.games.candidate.scoring import winners
-
-from candidate_helpers import arranged_piles, dealt, kinds, texts
 
 # Hands used by several tests: after `deal S` and `lobby H` (9H), player 1 leads.
 DEALER = "QS 8S 2S 3S 4S"
@@ -61,7 +60,7 @@ def test_c1_two_players_and_one_to_three_decks() -> None:
         assert sum(state.all_cards().values()) == 52 * decks
         assert all(len(state.pile(s)) == 13 * decks for s in range(4))
     for bad in (0, 4, "2", True):
-        with pytest.raises(BadOptions, match="options.decks"):
+        with pytest.raises(BadOptions, match=r"options\.decks"):
             CandidateOptions.from_dict({"decks": bad})
     with pytest.raises(BadOptions, match="two players"):
         GAME.new_record(seed=1, players=["A", "B", "C"], options={})
@@ -103,7 +102,8 @@ def test_c3_each_pile_is_one_shuffled_suit_and_public() -> None:
 
 def test_c4_deal_five_each_one_at_a_time_non_dealer_first() -> None:
     state = CandidateState.from_piles(arranged_piles(S="3S 2S 5S 4S 7S 6S 9S 8S JS 10S"), 0)
-    assert state.decision == "deal" and state.current_player == 0
+    assert state.decision == "deal"
+    assert state.current_player == 0
     events = state.apply("deal S")
     assert texts(state.hand(1)) == ["3S", "5S", "7S", "9S", "JS"]  # non-dealer: 1st, 3rd…
     assert texts(state.hand(0)) == ["2S", "4S", "6S", "8S", "10S"]
@@ -118,7 +118,8 @@ def test_c5_dealer_turns_the_first_lobby_card_from_a_pile_of_choice() -> None:
     assert state.legal_moves() == ["lobby S", "lobby H", "lobby D", "lobby C"]
     events = state.apply("lobby D")
     assert texts(state.lobby) == ["KD"]
-    assert events[0].kind == "lobby_turned" and events[0].pile == "D"
+    assert events[0].kind == "lobby_turned"
+    assert events[0].pile == "D"
 
 
 def test_c6_non_dealer_leads_with_one_or_more_cards_or_a_pass() -> None:
@@ -219,7 +220,8 @@ def test_c10_taker_draws_up_to_five_then_the_opponent() -> None:
     state.apply("draw D")
     assert (state.decision, state.current_player) == ("draw", 1)
     events = state.apply("draw D")
-    assert events[0].kind == "drew" and events[0].secret_to == 1
+    assert events[0].kind == "drew"
+    assert events[0].secret_to == 1
     assert len(state.hand(1)) == 5
     assert state.decision == "lobby"
 
@@ -230,7 +232,8 @@ def test_c10_a_player_with_five_cards_does_not_draw() -> None:
     state.apply("pass")
     state.apply("pass")  # player 1 takes with 4 cards; player 0 still has 5
     state.apply("draw H")
-    assert len(state.hand(1)) == 5 and len(state.hand(0)) == 5
+    assert len(state.hand(1)) == 5
+    assert len(state.hand(0)) == 5
     assert (state.decision, state.current_player) == ("lobby", 0)
 
 

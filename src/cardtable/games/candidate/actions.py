@@ -77,9 +77,7 @@ NUM_ACTIONS = PLAY_BASE + 52 * PLAY_STRIDE
 SINGLE, RUN, SET = 0, 1, 2
 
 
-def _build_tables() -> tuple[
-    tuple[tuple[int, ...] | None, ...], tuple[int, ...], tuple[int, ...]
-]:
+def _build_tables() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[int, ...], tuple[int, ...]]:
     cards: list[tuple[int, ...] | None] = []
     steps: list[int] = []
     last: list[int] = []

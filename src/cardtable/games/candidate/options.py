@@ -52,7 +52,7 @@ class CandidateOptions:
         if mapping is None:
             return cls()
         if not isinstance(mapping, Mapping):
-            fail(field, "expected an object such as {\"decks\": 1, \"deals\": 12}")
+            fail(field, 'expected an object such as {"decks": 1, "deals": 12}')
         for key in mapping:
             if key not in ("decks", "deals"):
                 fail(f"{field}.{key}", "unknown option (Candidate has only decks and deals)")

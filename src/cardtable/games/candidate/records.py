@@ -65,7 +65,7 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
     record = read.as_object(record, "")
     read.check_fields(record, "", required=("game", "players", "deals"), optional=("options",))
     if record["game"] != "candidate":
-        raise BadRecord("game", f"expected \"candidate\", got {record['game']!r}")
+        raise BadRecord("game", f'expected "candidate", got {record["game"]!r}')
     options = CandidateOptions.from_dict(record.get("options"), "options", record=True)
     first, second = read.player_names(record["players"], "players", low=2, high=2)
     raw_deals = read.as_list(record["deals"], "deals")
@@ -74,7 +74,7 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
             "deals",
             f"{len(raw_deals)} deals, but the match has only {options.deals} (options.deals)",
         )
-    deals = []
+    deals: list[ParsedDeal] = []
     for i, raw in enumerate(raw_deals):
         field = f"deals[{i}]"
         deal = read.as_object(raw, field)
@@ -107,8 +107,9 @@ def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
     for j, kind in enumerate(kinds):
         if kind // 13 != suit:
             raise BadRecord(
-                f"{field}[{j}]", f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile "
-                f"{letter} holds only {letter} cards"
+                f"{field}[{j}]",
+                f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile "
+                f"{letter} holds only {letter} cards",
             )
     # Extra copies first (a doubled card is the clearer message), then missing ones.
     for rank in sorted(range(13), key=lambda r: kinds.count(suit * 13 + r) <= decks):
@@ -144,7 +145,10 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
         return CandidateReplay(parsed, None, ())
     first = parsed.deals[0]
     state = CandidateState.from_piles(
-        first.piles, first.dealer, parsed.options, seed=record_seed(parsed) if seed is None else seed
+        first.piles,
+        first.dealer,
+        parsed.options,
+        seed=record_seed(parsed) if seed is None else seed,
     )
     steps: list[Step] = []
     for i, deal in enumerate(parsed.deals):
@@ -372,7 +376,9 @@ class _Transcript:
                         notes.append(note)
                 head = f"  {step.number:>{width}}. {self.names[step.player]}: {step.text}"
                 self.lines.append(head + (" — " + "; ".join(notes) if notes else ""))
-            self.lines.append(w["deal_scores"].format(n=i + 1, scores=self.scores(summaries[i]["scores"])))
+            self.lines.append(
+                w["deal_scores"].format(n=i + 1, scores=self.scores(summaries[i]["scores"]))
+            )
         totals = [sum(d["scores"][p] for d in summaries) for p in (0, 1)]
         self.lines += ["", w["totals"].format(scores=self.scores(totals))]
         summary = self.replay.summary()
@@ -397,7 +403,9 @@ class _Transcript:
             return w["dealt"].format(pile=event.pile)
         if kind == "received":
             assert event.player is not None
-            return w["received"].format(name=self.names[event.player], cards=self.cards(event.cards))
+            return w["received"].format(
+                name=self.names[event.player], cards=self.cards(event.cards)
+            )
         if kind == "lobby_turned":
             lobby[:] = list(event.cards)
             return w["lobby_turned"].format(cards=self.cards(event.cards))
@@ -405,7 +413,8 @@ class _Transcript:
             lobby.extend(event.cards)
             return w["played"].format(cards=self.cards(event.cards), lobby=self.cards(lobby))
         if kind == "trick_taken":
-            assert event.player is not None and event.score is not None
+            assert event.player is not None
+            assert event.score is not None
             lobby.clear()
             count = len(event.cards)
             if count == 1:

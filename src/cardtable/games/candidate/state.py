@@ -217,8 +217,8 @@ class CandidateState:
 
     __slots__ = (
         "_captures",
-        "_dealer",
         "_deal_index",
+        "_dealer",
         "_discards",
         "_drawers",
         "_first_dealer",
@@ -235,8 +235,8 @@ class CandidateState:
         "_phase",
         "_piles",
         "_placer",
-        "_ranks",
         "_player",
+        "_ranks",
         "_run_need",
         "_scores",
         "_seed",
@@ -276,9 +276,7 @@ class CandidateState:
     # -- making states ---------------------------------------------------------------
 
     @classmethod
-    def new(
-        cls, seed: int | str = 0, options: CandidateOptions | None = None
-    ) -> CandidateState:
+    def new(cls, seed: int | str = 0, options: CandidateOptions | None = None) -> CandidateState:
         """A fresh match dealt from ``seed``: the first dealer by lot (C2), piles per deal."""
         options = options or CandidateOptions()
         state = cls.__new__(cls)
@@ -415,9 +413,7 @@ class CandidateState:
             if self._phase == _PLAY and self._lobby:
                 player = self._player
                 # Fast path: no card of a rank that continues the lobby, only `pass`.
-                if self._ranks[player] & (
-                    _RANK_BIT[self._run_need] | _RANK_BIT[self._set_need]
-                ):
+                if self._ranks[player] & (_RANK_BIT[self._run_need] | _RANK_BIT[self._set_need]):
                     # C8: passing is always allowed onto a lobby.
                     legal = self._legal = _legal_plays(
                         self._hands[player],
@@ -643,9 +639,7 @@ class CandidateState:
         self._ranks[player] |= _KIND_RANK_BIT[kind]
         self._drawers.append(player)
         if self._sink is not None:
-            self._sink.append(
-                Event("drew", player, PILE_LETTERS[pile], (kind,), secret_to=player)
-            )
+            self._sink.append(Event("drew", player, PILE_LETTERS[pile], (kind,), secret_to=player))
         if not self._left:
             self._need_lobby()  # the piles ran out: drawing stops
         elif len(hand) < HAND_SIZE:
@@ -697,7 +691,9 @@ class CandidateState:
                 )
             return
         index = self._deal_index + 1
-        self._begin_deal(index, 1 - self._dealer, deal_piles(self._seed, index, self._options.decks))
+        self._begin_deal(
+            index, 1 - self._dealer, deal_piles(self._seed, index, self._options.decks)
+        )
 
     @staticmethod
     def totals_of(history: Sequence[DealResult]) -> tuple[int, int]:
@@ -907,9 +903,7 @@ class CandidateState:
             hand=None if player is None else tuple(KIND_TEXT[k] for k in self.hand(player)),
             hand_sizes=(len(self._hands[0]), len(self._hands[1])),
             hand_suits=(self.hand_suits(0), self.hand_suits(1)),
-            piles=tuple(
-                (PILE_LETTERS[s], len(self._piles[s]) - self._tops[s]) for s in _ALL_PILES
-            ),
+            piles=tuple((PILE_LETTERS[s], len(self._piles[s]) - self._tops[s]) for s in _ALL_PILES),
             lobby=tuple(KIND_TEXT[k] for k in self._lobby),
             lobby_kind=self.lobby_kind,
             captures=captures,
@@ -1006,9 +1000,7 @@ class CandidateState:
         return [
             {
                 "dealer": dealer,
-                "piles": {
-                    PILE_LETTERS[s]: [KIND_TEXT[k] for k in piles[s]] for s in _ALL_PILES
-                },
+                "piles": {PILE_LETTERS[s]: [KIND_TEXT[k] for k in piles[s]] for s in _ALL_PILES},
                 "moves": [action_to_text(a) for a in moves],
             }
             for dealer, piles, moves in deals
