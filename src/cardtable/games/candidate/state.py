@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ from cardtable.games.candidate.actions import (
 )
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.options import CandidateOptions
-from cardtable.games.candidate.scoring import capture_score
+from cardtable.games.candidate.scoring import CARD_POINTS, capture_score
 from cardtable.games.candidate.scoring import winners as best_players
 from cardtable.games.candidate.views import CandidateView
 
@@ -90,6 +91,8 @@ _ONLY_PASS = (PASS,)
 _RANK_BIT = (*(1 << r for r in range(13)), 0)
 #: _KIND_RANK_BIT[kind]: the rank bit of a card kind.
 _KIND_RANK_BIT = tuple(1 << (k % 13) for k in range(52))
+#: _RANK_KINDS[r]: the kind bits of the four cards of rank index r; index -1 gives 0.
+_RANK_KINDS = (*(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)), 0)
 
 #: The four suit piles of a deal, each top card first, as card kinds.
 Piles = tuple[tuple[int, ...], ...]
@@ -98,17 +101,21 @@ Piles = tuple[tuple[int, ...], ...]
 def deal_piles(seed: int | str, deal_index: int, decks: int) -> Piles:
     """C3: the four shuffled suit piles of deal ``deal_index`` (0-based) of a seeded match.
 
-    Every deal has its own generator, ``random.Random("cardtable/candidate/SEED/DEAL")``
-    (Mersenne Twister, seeded from the string by SHA-512), so the cards are the same on
-    every machine and do not depend on the moves. Each pile is ordered by one random
-    key per card: a uniform shuffle, and faster than ``shuffle`` for these small piles.
+    Every deal has its own generator: the SHAKE-256 stream of the text
+    ``cardtable/candidate/SEED/DEAL``, a standard function, so the cards are the same on
+    every machine and do not depend on the moves. The stream gives each card of the deal
+    a 64-bit key; each pile is ordered by its cards' keys (a uniform shuffle; two equal
+    keys, below one chance in 10**16, keep deck order).
     """
-    rnd = random.Random(f"cardtable/candidate/{seed}/{deal_index}").random
+    size = 13 * decks
+    data = hashlib.shake_256(f"cardtable/candidate/{seed}/{deal_index}".encode()).digest(32 * size)
+    keys = struct.unpack(f">{4 * size}Q", data)
+    by_key = keys.__getitem__
     piles = []
     for suit in range(4):
-        cards = [suit * 13 + rank for rank in range(13) for _ in range(decks)]
-        keyed = sorted([(rnd(), kind) for kind in cards])
-        piles.append(tuple([kind for _, kind in keyed]))
+        # Position g = suit*size + rank*decks + copy holds kind g // decks.
+        order = sorted(range(suit * size, suit * size + size), key=by_key)
+        piles.append(tuple(order) if decks == 1 else tuple([g // decks for g in order]))
     return tuple(piles)
 
 
@@ -237,6 +244,8 @@ class CandidateState:
         "_placer",
         "_player",
         "_ranks",
+        "_kinds",
+        "_multi",
         "_run_need",
         "_scores",
         "_seed",
@@ -258,6 +267,8 @@ class CandidateState:
     _mask: int
     _hands: list[list[int]]
     _ranks: list[int]
+    _kinds: list[int]
+    _multi: bool
     _lobby: list[int]
     _run_need: int
     _set_need: int
@@ -309,6 +320,7 @@ class CandidateState:
         self._options = options
         self._seed = seed
         self._first_dealer = dealer
+        self._multi = options.decks > 1
         self._history = ()
         self._sink = None
         self._begin_deal(0, dealer, piles)
@@ -322,6 +334,7 @@ class CandidateState:
         self._mask = 15
         self._hands = [[], []]
         self._ranks = [0, 0]
+        self._kinds = [0, 0]
         self._lobby = []
         self._run_need = self._set_need = -1
         self._placer = -1
@@ -362,6 +375,8 @@ class CandidateState:
         hands = self._hands
         other._hands = [hands[0][:], hands[1][:]]
         other._ranks = self._ranks[:]
+        other._kinds = self._kinds[:]
+        other._multi = self._multi
         other._lobby = self._lobby[:]
         other._run_need = self._run_need
         other._set_need = self._set_need
@@ -411,20 +426,37 @@ class CandidateState:
         legal = self._legal
         if legal is None:
             if self._phase == _PLAY and self._lobby:
+                # C7, C8: pass, or play cards that continue the lobby. Fast paths from
+                # bit masks: no card fits (only `pass`), or only one-card plays fit.
                 player = self._player
-                # Fast path: no card of a rank that continues the lobby, only `pass`.
-                if self._ranks[player] & (_RANK_BIT[self._run_need] | _RANK_BIT[self._set_need]):
-                    # C8: passing is always allowed onto a lobby.
+                run_need = self._run_need
+                set_need = self._set_need
+                starts = self._kinds[player] & (_RANK_KINDS[run_need] | _RANK_KINDS[set_need])
+                if not starts:
+                    legal = self._legal = _ONLY_PASS
+                elif (
+                    not starts & _RANK_KINDS[run_need]
+                    or not self._ranks[player] >> run_need + 1 & 1
+                ) and (
+                    not starts & _RANK_KINDS[set_need]
+                    or (not self._multi and starts.bit_count() == 1)
+                ):
+                    # No second card can follow: one-card plays, in kind (= id) order.
+                    plays = [PASS]
+                    while starts:
+                        low = starts & -starts
+                        plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
+                        starts ^= low
+                    legal = self._legal = plays
+                else:
                     legal = self._legal = _legal_plays(
                         self._hands[player],
                         self._ranks[player],
                         False,
-                        self._run_need,
-                        self._set_need,
+                        run_need,
+                        set_need,
                         [PASS],
                     )
-                else:
-                    legal = self._legal = _ONLY_PASS
             else:
                 legal = self._legal = self._compute_legal()
         return list(legal)
@@ -521,6 +553,7 @@ class CandidateState:
         self._hands[1 - dealer] = list(cards[0:10:2])
         self._hands[dealer] = list(cards[1:10:2])
         self._ranks = [_rank_bits(self._hands[0]), _rank_bits(self._hands[1])]
+        self._kinds = [_kind_bits(self._hands[0]), _kind_bits(self._hands[1])]
         self._tops[pile] = 10
         self._left -= 10
         if len(cards) == 10:
@@ -563,10 +596,21 @@ class CandidateState:
         hand = self._hands[player]
         for kind in cards:
             hand.remove(kind)
-        bits = 0
-        for kind in hand:
-            bits |= _KIND_RANK_BIT[kind]
+        if self._multi:  # copies: recount what is left
+            bits = present = 0
+            for kind in hand:
+                bits |= _KIND_RANK_BIT[kind]
+                present |= 1 << kind
+        else:  # one deck: each card is unique, so just clear its bits
+            present = self._kinds[player]
+            for kind in cards:
+                present ^= 1 << kind
+            bits = self._ranks[player]
+            for kind in cards:
+                if not present & _RANK_KINDS[kind % 13]:
+                    bits &= ~_KIND_RANK_BIT[kind]
         self._ranks[player] = bits
+        self._kinds[player] = present
         last = PLAY_LAST_RANK[index]
         step = PLAY_STEP[index]
         lobby = self._lobby
@@ -604,7 +648,14 @@ class CandidateState:
             return
         # C9: the last player who placed a card takes the whole lobby.
         captured = tuple(lobby)
-        score = capture_score(captured)
+        count = len(lobby)
+        # C15 (as capture_score, inlined: this is the hot path)
+        if count == 1:
+            score = CARD_POINTS[lobby[0]]
+        elif lobby[0] % 13 == lobby[1] % 13:
+            score = count * count
+        else:
+            score = sum(map(CARD_POINTS.__getitem__, lobby)) * count
         self._captures[taker].append(captured)
         self._scores[taker] += score
         if self._sink is not None:
@@ -637,6 +688,7 @@ class CandidateState:
         hand = self._hands[player]
         hand.append(kind)
         self._ranks[player] |= _KIND_RANK_BIT[kind]
+        self._kinds[player] |= 1 << kind
         self._drawers.append(player)
         if self._sink is not None:
             self._sink.append(Event("drew", player, PILE_LETTERS[pile], (kind,), secret_to=player))
@@ -987,6 +1039,7 @@ class CandidateState:
         for p in hidden:
             state._hands[p] = new_hands[p]
             state._ranks[p] = _rank_bits(new_hands[p])
+            state._kinds[p] = _kind_bits(new_hands[p])
         state._legal = None
         return state
 
@@ -1071,6 +1124,13 @@ def _rank_bits(hand: Sequence[int]) -> int:
     bits = 0
     for kind in hand:
         bits |= _KIND_RANK_BIT[kind]
+    return bits
+
+
+def _kind_bits(hand: Sequence[int]) -> int:
+    bits = 0
+    for kind in hand:
+        bits |= 1 << kind
     return bits
 
 
