@@ -232,3 +232,29 @@ def test_pass_is_the_smallest_id_and_leads_legal_lists() -> None:
         if state.decision == "play" and state.lobby:
             assert legal[0] == PASS
         state.apply_action(rng.choice(legal))
+
+
+@SETTINGS
+@given(games)
+def test_legal_moves_in_play_match_a_brute_force_search(game: tuple[int, int, int]) -> None:
+    seed, decks, choices = game
+    state = new(seed, decks)
+    rng = random.Random(choices)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.decision == "play":
+            hand = list(state.hand(state.current_player))
+            lobby = list(state.lobby)
+            expected = brute_force_plays(hand, lobby)
+            if lobby or not hand:
+                expected.add(PASS)  # C8; C12: a leader with no cards passes
+            assert set(legal) == expected
+        state.apply_action(rng.choice(legal))
+
+
+def test_deals_are_shuffled_evenly() -> None:
+    from cardtable.games.candidate import deal_piles
+
+    tops = Counter(deal_piles(seed, 0, 1)[0][0] for seed in range(2600))
+    assert set(tops) == set(range(13))
+    assert all(140 <= n <= 260 for n in tops.values())  # 200 expected for each
