@@ -144,10 +144,11 @@ def test_legal_plays_match_a_brute_force_search(
             run_need, set_need = (last + 1 if last < 12 else -1), -1
     else:
         run_need = set_need = -1
-    ranks = 0
+    present = 0
     for kind in hand:
-        ranks |= 1 << (kind % 13)
-    got = _legal_plays(hand, ranks, not lobby, run_need, set_need, [])
+        present |= 1 << kind
+    multi = len(set(hand)) < len(hand)  # copies of a card: several decks
+    got = _legal_plays(hand, present, not lobby, run_need, set_need, multi, [])
     assert got == sorted(set(got))
     assert set(got) == brute_force_plays(hand, lobby)
 

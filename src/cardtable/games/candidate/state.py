@@ -161,62 +161,97 @@ def check_piles(piles: Sequence[Sequence[int]], decks: int) -> str | None:
     return None
 
 
+def _suit_list(at_rank: int) -> tuple[int, ...]:
+    return tuple(s for s in range(4) if at_rank >> s & 1)
+
+
+def _set_tails(suits: Sequence[int]) -> tuple[int, ...]:
+    """Id offsets (within a first card's sets) of every ordered choice of 1–4 of
+    ``suits`` (a multiset of suit indexes) to follow the first card of a set."""
+    found: set[int] = set()
+
+    def grow(left: list[int], length: int, digits: int) -> None:
+        for i, suit in enumerate(left):
+            code = digits * 4 + suit
+            found.add(SEQ_OFFSET[length + 1] + code)
+            if length + 1 < 4:
+                grow(left[:i] + left[i + 1 :], length + 1, code)
+
+    grow(list(suits), 0, 0)
+    return tuple(sorted(found))
+
+
+# Suits present at one rank, by 4-bit mask (bit s: suit s); the set continuations
+# offered by the other suits of a rank in a one-deck hand, by the same mask.
+_SUITS_BY_MASK = tuple(_suit_list(mask) for mask in range(16))
+_SET_TAILS_BY_MASK = tuple(_set_tails(_SUITS_BY_MASK[mask]) for mask in range(16))
+
+
+def _suit_mask(kinds: int, rank: int) -> int:
+    """The 4-bit mask of suits of rank index ``rank`` in a kind bit mask."""
+    return (
+        (kinds >> rank & 1)
+        | (kinds >> (12 + rank) & 2)
+        | (kinds >> (24 + rank) & 4)
+        | (kinds >> (36 + rank) & 8)
+    )
+
+
 def _legal_plays(
-    hand: list[int], ranks: int, lobby_empty: bool, run_need: int, set_need: int, out: list[int]
+    hand: list[int],
+    kinds: int,
+    lobby_empty: bool,
+    run_need: int,
+    set_need: int,
+    multi: bool,
+    out: list[int],
 ) -> list[int]:
     """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
 
-    ``ranks``: the hand's rank bits. ``run_need``/``set_need``: the rank index a card
-    must have to continue the lobby as a run/set (-1: that kind cannot continue it).
-    With an empty lobby any card starts.
+    ``kinds``: the bit mask of kinds in hand. ``run_need``/``set_need``: the rank index a
+    card must have to continue the lobby as a run/set (-1: that kind cannot continue
+    it); with an empty lobby any card starts. ``multi``: several decks (copies).
+
+    Runs are built rank by rank from bit masks (a run never reuses a card, so copies do
+    not matter); one-deck sets come from a table by the other suits of the rank.
     """
-    tried = 0  # bit k set: kind k already tried as first card (copies are one move)
-    i = -1
-    for kind in hand:
-        i += 1
-        rank = kind % 13
-        if lobby_empty:
-            fits_run = fits_set = True
-        elif rank == run_need:
-            fits_run, fits_set = True, False
-        elif rank == set_need:
-            fits_run, fits_set = False, True
-        else:
-            continue
-        if tried >> kind & 1:
-            continue
-        tried |= 1 << kind
-        base = PLAY_BASE + kind * PLAY_STRIDE
+    starts = kinds if lobby_empty else kinds & (_RANK_KINDS[run_need] | _RANK_KINDS[set_need])
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        first = low.bit_length() - 1
+        rank = first % 13
+        base = PLAY_BASE + first * PLAY_STRIDE
         out.append(base)
-        if fits_run and ranks >> (rank + 1) & 1:  # C7: a run climbs (and stops at A)
-            _extend(out, base + RUN_OFFSET, hand[:i] + hand[i + 1 :], rank + 1, 1, 0, 0)
-        if fits_set:
-            same = 0
-            for other in hand:
-                if other % 13 == rank:
-                    same += 1
-            if same > 1:
-                _extend(out, base + SET_OFFSET, hand[:i] + hand[i + 1 :], rank, 0, 0, 0)
+        if lobby_empty or rank == run_need:
+            tails = [0]
+            level = 0
+            above = rank
+            while above < 12 and level < 4:
+                above += 1
+                suits = _SUITS_BY_MASK[_suit_mask(kinds, above)]
+                if not suits:
+                    break
+                level += 1
+                if len(suits) == 1:
+                    tails = [t * 4 + suits[0] for t in tails]
+                else:
+                    tails = [t * 4 + s for t in tails for s in suits]
+                offset = base + RUN_OFFSET + SEQ_OFFSET[level]
+                out.extend([offset + t for t in tails])
+        if lobby_empty or rank == set_need:
+            others = kinds & _RANK_KINDS[rank] & ~low
+            if multi:
+                suits_left = [k // 13 for k in hand if k % 13 == rank]
+                suits_left.remove(first // 13)
+                if suits_left:
+                    offset = base + SET_OFFSET
+                    out.extend([offset + t for t in _set_tails(suits_left)])
+            elif others:
+                offset = base + SET_OFFSET
+                out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
     out.sort()
     return out
-
-
-def _extend(
-    out: list[int], base: int, rest: list[int], need: int, step: int, length: int, digits: int
-) -> None:
-    """Add every continuation of a play by cards of rank ``need`` (then ``need + step``…)."""
-    tried = 0
-    length += 1
-    offset = base + SEQ_OFFSET[length]
-    for i in range(len(rest)):
-        kind = rest[i]
-        if kind % 13 != need or tried >> kind & 1:
-            continue
-        tried |= 1 << kind
-        code = digits * 4 + kind // 13
-        out.append(offset + code)
-        if length < 4 and len(rest) > 1 and need + step <= 12:
-            _extend(out, base, rest[:i] + rest[i + 1 :], need + step, step, length, code)
 
 
 class CandidateState:
@@ -451,10 +486,11 @@ class CandidateState:
                 else:
                     legal = self._legal = _legal_plays(
                         self._hands[player],
-                        self._ranks[player],
+                        self._kinds[player],
                         False,
                         run_need,
                         set_need,
+                        self._multi,
                         [PASS],
                     )
             else:
@@ -481,10 +517,12 @@ class CandidateState:
                 # with an empty hand.
                 if not hand:
                     return _ONLY_PASS
-                return _legal_plays(hand, self._ranks[self._player], True, -1, -1, [])
+                return _legal_plays(hand, self._kinds[self._player], True, -1, -1, self._multi, [])
             # C8: passing is always allowed onto a lobby.
-            ranks = self._ranks[self._player]
-            return _legal_plays(hand, ranks, False, self._run_need, self._set_need, [PASS])
+            kinds = self._kinds[self._player]
+            return _legal_plays(
+                hand, kinds, False, self._run_need, self._set_need, self._multi, [PASS]
+            )
         if phase == _DRAW:
             return _DRAW_BY_MASK[self._mask]
         if phase == _LOBBY:
