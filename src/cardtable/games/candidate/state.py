@@ -224,32 +224,42 @@ def _legal_plays(
         base = PLAY_BASE + first * PLAY_STRIDE
         out.append(base)
         if lobby_empty or rank == run_need:
-            tails = [0]
-            level = 0
+            # A run: one rank up per card; `tail` while each rank has one suit.
+            tails: list[int] | None = None
+            tail = level = 0
             above = rank
             while above < 12 and level < 4:
                 above += 1
-                suits = _SUITS_BY_MASK[_suit_mask(kinds, above)]
-                if not suits:
+                mask = (
+                    (kinds >> above & 1)
+                    | (kinds >> (12 + above) & 2)
+                    | (kinds >> (24 + above) & 4)
+                    | (kinds >> (36 + above) & 8)
+                )
+                if not mask:
                     break
                 level += 1
-                if len(suits) == 1:
-                    tails = [t * 4 + suits[0] for t in tails]
-                else:
-                    tails = [t * 4 + s for t in tails for s in suits]
+                suits = _SUITS_BY_MASK[mask]
                 offset = base + RUN_OFFSET + SEQ_OFFSET[level]
-                out.extend([offset + t for t in tails])
+                if tails is None and len(suits) == 1:
+                    tail = tail * 4 + suits[0]
+                    out.append(offset + tail)
+                else:
+                    tails = [t * 4 + s for t in (tails or [tail]) for s in suits]
+                    out.extend([offset + t for t in tails])
         if lobby_empty or rank == set_need:
-            others = kinds & _RANK_KINDS[rank] & ~low
+            # A set: the other cards of this rank, in any order.
             if multi:
                 suits_left = [k // 13 for k in hand if k % 13 == rank]
                 suits_left.remove(first // 13)
                 if suits_left:
                     offset = base + SET_OFFSET
                     out.extend([offset + t for t in _set_tails(suits_left)])
-            elif others:
-                offset = base + SET_OFFSET
-                out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
+            else:
+                others = kinds & _RANK_KINDS[rank] & ~low
+                if others:
+                    offset = base + SET_OFFSET
+                    out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
     out.sort()
     return out
 
