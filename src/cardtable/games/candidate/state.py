@@ -87,11 +87,8 @@ _LOBBY_BY_MASK = tuple(
 _DRAW_BY_MASK = tuple(tuple(DRAW_BASE + x for x in range(4) if mask >> x & 1) for mask in range(16))
 _DEAL_ACTIONS = tuple(DEAL_BASE + x for x in range(4))
 _ONLY_PASS = (PASS,)
-# Bit r set: rank index r (0 = 2 … 12 = A); index -1 (no rank) gives 0.
-_RANK_BIT = (*(1 << r for r in range(13)), 0)
-#: _KIND_RANK_BIT[kind]: the rank bit of a card kind.
-_KIND_RANK_BIT = tuple(1 << (k % 13) for k in range(52))
-#: _RANK_KINDS[r]: the kind bits of the four cards of rank index r; index -1 gives 0.
+#: _RANK_KINDS[r]: the kind bits of the four cards of rank index r (0 = 2 … 12 = A);
+#: index 13 (past the ace) and -1 (no rank) give 0.
 _RANK_KINDS = (*(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)), 0)
 
 #: The four suit piles of a deal, each top card first, as card kinds.
@@ -290,7 +287,6 @@ class CandidateState:
         "_piles",
         "_placer",
         "_player",
-        "_ranks",
         "_run_need",
         "_scores",
         "_seed",
@@ -311,7 +307,6 @@ class CandidateState:
     _left: int
     _mask: int
     _hands: list[list[int]]
-    _ranks: list[int]
     _kinds: list[int]
     _multi: bool
     _lobby: list[int]
@@ -378,7 +373,6 @@ class CandidateState:
         self._left = sum(len(p) for p in piles)
         self._mask = 15
         self._hands = [[], []]
-        self._ranks = [0, 0]
         self._kinds = [0, 0]
         self._lobby = []
         self._run_need = self._set_need = -1
@@ -419,7 +413,6 @@ class CandidateState:
         other._mask = self._mask
         hands = self._hands
         other._hands = [hands[0][:], hands[1][:]]
-        other._ranks = self._ranks[:]
         other._kinds = self._kinds[:]
         other._multi = self._multi
         other._lobby = self._lobby[:]
@@ -481,7 +474,7 @@ class CandidateState:
                     legal = self._legal = _ONLY_PASS
                 elif (
                     not starts & _RANK_KINDS[run_need]
-                    or not self._ranks[player] >> run_need + 1 & 1
+                    or not self._kinds[player] & _RANK_KINDS[run_need + 1]
                 ) and (
                     not starts & _RANK_KINDS[set_need]
                     or (not self._multi and starts.bit_count() == 1)
@@ -600,7 +593,6 @@ class CandidateState:
         dealer = self._dealer
         self._hands[1 - dealer] = list(cards[0:10:2])
         self._hands[dealer] = list(cards[1:10:2])
-        self._ranks = [_rank_bits(self._hands[0]), _rank_bits(self._hands[1])]
         self._kinds = [_kind_bits(self._hands[0]), _kind_bits(self._hands[1])]
         self._tops[pile] = 10
         self._left -= 10
@@ -627,9 +619,7 @@ class CandidateState:
         self._lobby = [kind]
         rank = kind % 13
         self._run_need = rank + 1 if rank < 12 else -1
-        self._set_need = rank
-        self._placer = -1
-        self._passes = 0
+        self._set_need = rank  # (_placer and _passes were reset when the lobby was needed)
         self._phase = _PLAY
         if self._sink is not None:
             self._sink.append(Event("lobby_turned", self._player, PILE_LETTERS[pile], (kind,)))
@@ -645,19 +635,13 @@ class CandidateState:
         for kind in cards:
             hand.remove(kind)
         if self._multi:  # copies: recount what is left
-            bits = present = 0
+            present = 0
             for kind in hand:
-                bits |= _KIND_RANK_BIT[kind]
                 present |= 1 << kind
         else:  # one deck: each card is unique, so just clear its bits
             present = self._kinds[player]
             for kind in cards:
                 present ^= 1 << kind
-            bits = self._ranks[player]
-            for kind in cards:
-                if not present & _RANK_KINDS[kind % 13]:
-                    bits &= ~_KIND_RANK_BIT[kind]
-        self._ranks[player] = bits
         self._kinds[player] = present
         last = PLAY_LAST_RANK[index]
         step = PLAY_STEP[index]
@@ -735,7 +719,6 @@ class CandidateState:
         kind = cards[top]
         hand = self._hands[player]
         hand.append(kind)
-        self._ranks[player] |= _KIND_RANK_BIT[kind]
         self._kinds[player] |= 1 << kind
         self._drawers.append(player)
         if self._sink is not None:
@@ -1086,7 +1069,6 @@ class CandidateState:
         state._piles = tuple(tuple(p) for p in piles)
         for p in hidden:
             state._hands[p] = new_hands[p]
-            state._ranks[p] = _rank_bits(new_hands[p])
             state._kinds[p] = _kind_bits(new_hands[p])
         state._legal = None
         return state
@@ -1166,13 +1148,6 @@ class CandidateState:
 
     def __str__(self) -> str:
         return self.view(None).describe()
-
-
-def _rank_bits(hand: Sequence[int]) -> int:
-    bits = 0
-    for kind in hand:
-        bits |= _KIND_RANK_BIT[kind]
-    return bits
 
 
 def _kind_bits(hand: Sequence[int]) -> int:
