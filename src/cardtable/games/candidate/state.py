@@ -580,10 +580,46 @@ class CandidateState:
                 self._player = 1 - self._player
         elif action >= PLAY_BASE:
             self._play(action)
-        elif action >= DRAW_BASE:
-            self._draw(action - DRAW_BASE)
         elif action >= LOBBY_BASE:
-            self._turn_lobby(action - LOBBY_BASE)
+            # `lobby X` and `draw X` both take the top card of pile X (inlined: hot path).
+            pile = action & 3
+            top = self._tops[pile]
+            cards = self._piles[pile]
+            self._tops[pile] = top + 1
+            if top + 1 == len(cards):
+                self._mask &= ~(1 << pile)
+            self._left -= 1
+            kind = cards[top]
+            player = self._player
+            if action < DRAW_BASE:
+                # C5, C11: the card turned starts the lobby; C7 fixes its kind later.
+                self._lobby = [kind]
+                rank = kind % 13
+                self._run_need = rank + 1 if rank < 12 else -1
+                self._set_need = rank  # (_placer and _passes were reset when needed)
+                self._phase = _PLAY
+                self._player = self._leader
+                if self._sink is not None:
+                    self._sink.append(Event("lobby_turned", player, PILE_LETTERS[pile], (kind,)))
+                return
+            # C10: one card at a time from the pile the drawer chooses.
+            hand = self._hands[player]
+            hand.append(kind)
+            self._kinds[player] |= 1 << kind
+            self._drawers.append(player)
+            if self._sink is not None:
+                self._sink.append(
+                    Event("drew", player, PILE_LETTERS[pile], (kind,), secret_to=player)
+                )
+            if not self._left:
+                self._need_lobby()  # the piles ran out: drawing stops
+            elif len(hand) < HAND_SIZE:
+                self._legal = _DRAW_BY_MASK[self._mask]
+            elif player == self._leader and len(self._hands[1 - player]) < HAND_SIZE:
+                self._player = 1 - player
+                self._legal = _DRAW_BY_MASK[self._mask]
+            else:
+                self._need_lobby()
         else:
             self._deal(action)
 
@@ -606,24 +642,6 @@ class CandidateState:
             self._sink.append(Event("dealt", dealer, letter))
             for p in (1 - dealer, dealer):
                 self._sink.append(Event("received", p, letter, tuple(self._hands[p]), secret_to=p))
-
-    def _turn_lobby(self, pile: int) -> None:
-        # C5, C11: the card turned starts the lobby; its kind is open until C7 fixes it.
-        top = self._tops[pile]
-        cards = self._piles[pile]
-        self._tops[pile] = top + 1
-        if top + 1 == len(cards):
-            self._mask &= ~(1 << pile)
-        self._left -= 1
-        kind = cards[top]
-        self._lobby = [kind]
-        rank = kind % 13
-        self._run_need = rank + 1 if rank < 12 else -1
-        self._set_need = rank  # (_placer and _passes were reset when the lobby was needed)
-        self._phase = _PLAY
-        if self._sink is not None:
-            self._sink.append(Event("lobby_turned", self._player, PILE_LETTERS[pile], (kind,)))
-        self._player = self._leader
 
     def _play(self, action: int) -> None:
         # C6, C7, C12: cards from hand continue the lobby (or start it, C12).
@@ -706,32 +724,6 @@ class CandidateState:
                 self._player = 1 - taker
                 return
         self._need_lobby()
-
-    def _draw(self, pile: int) -> None:
-        # C10: one card at a time from the pile the drawer chooses.
-        player = self._player
-        top = self._tops[pile]
-        cards = self._piles[pile]
-        self._tops[pile] = top + 1
-        if top + 1 == len(cards):
-            self._mask &= ~(1 << pile)
-        self._left -= 1
-        kind = cards[top]
-        hand = self._hands[player]
-        hand.append(kind)
-        self._kinds[player] |= 1 << kind
-        self._drawers.append(player)
-        if self._sink is not None:
-            self._sink.append(Event("drew", player, PILE_LETTERS[pile], (kind,), secret_to=player))
-        if not self._left:
-            self._need_lobby()  # the piles ran out: drawing stops
-        elif len(hand) < HAND_SIZE:
-            self._legal = _DRAW_BY_MASK[self._mask]
-        elif player == self._leader and len(self._hands[1 - player]) < HAND_SIZE:
-            self._player = 1 - player
-            self._legal = _DRAW_BY_MASK[self._mask]
-        else:
-            self._need_lobby()
 
     def _need_lobby(self) -> None:
         # C11: the player who will not lead turns the next lobby card; C12: with empty
