@@ -77,8 +77,8 @@ NUM_ACTIONS = PLAY_BASE + 52 * PLAY_STRIDE
 SINGLE, RUN, SET = 0, 1, 2
 
 
-def _build_tables() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[int, ...], tuple[int, ...]]:
-    cards: list[tuple[int, ...] | None] = []
+def _build_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    cards: list[tuple[int, ...]] = []
     steps: list[int] = []
     last: list[int] = []
     for first in range(52):
@@ -92,7 +92,7 @@ def _build_tables() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[int, ...]
                 top = rank + climb * length
                 for digits in range(4**length):
                     if top > 12:
-                        cards.append(None)
+                        cards.append(())
                         steps.append(-1)
                         last.append(-1)
                         continue
@@ -105,8 +105,8 @@ def _build_tables() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[int, ...]
 
 
 #: Indexed by ``action - PLAY_BASE``: the cards (kinds) a play puts down, in order, or
-#: None for an id no play can have (a run past the ace).
-PLAY_CARDS: tuple[tuple[int, ...] | None, ...]
+#: ``()`` for an id no play can have (a run past the ace).
+PLAY_CARDS: tuple[tuple[int, ...], ...]
 #: Indexed by ``action - PLAY_BASE``: 0 one card, 1 run, 2 set, -1 impossible.
 PLAY_STEP: tuple[int, ...]
 #: Indexed by ``action - PLAY_BASE``: the rank index (0 = 2 … 12 = A) of the last card.
@@ -162,8 +162,8 @@ def encode_play(kinds: tuple[int, ...] | list[int]) -> int:
 def play_cards(action: int) -> tuple[int, ...]:
     """The card kinds of a play action, in order (``IllegalMove`` if it is not a play)."""
     index = action - PLAY_BASE
-    cards = PLAY_CARDS[index] if 0 <= index < len(PLAY_CARDS) else None
-    if cards is None:
+    cards = PLAY_CARDS[index] if 0 <= index < len(PLAY_CARDS) else ()
+    if not cards:
         raise IllegalMove(f"{action} is not a play action")
     return cards
 

@@ -579,7 +579,45 @@ class CandidateState:
                 self._passes = 1
                 self._player = 1 - self._player
         elif action >= PLAY_BASE:
-            self._play(action)
+            # C6, C7, C12: cards from hand continue the lobby (or start it, C12).
+            index = action - PLAY_BASE
+            cards = PLAY_CARDS[index]
+            player = self._player
+            hand = self._hands[player]
+            for kind in cards:
+                hand.remove(kind)
+            if self._multi:  # copies: recount what is left
+                present = 0
+                for kind in hand:
+                    present |= 1 << kind
+            else:  # one deck: each card is unique, so just clear its bits
+                present = self._kinds[player]
+                for kind in cards:
+                    present ^= 1 << kind
+            self._kinds[player] = present
+            last = PLAY_LAST_RANK[index]
+            step = PLAY_STEP[index]
+            lobby = self._lobby
+            if step == 1:  # a run: the next card must be one rank up (none after A)
+                self._run_need = last + 1 if last < 12 else -1
+                self._set_need = -1
+            elif step == 2:  # a set: every card of this rank
+                self._run_need = -1
+                self._set_need = last
+            elif not lobby:  # C12: a one-card start leaves the kind open
+                self._run_need = last + 1 if last < 12 else -1
+                self._set_need = last
+            elif last == self._set_need:  # one card of the lobby's rank: a set (C7)
+                self._run_need = -1
+            else:  # one card a rank up: a run (C7)
+                self._run_need = last + 1 if last < 12 else -1
+                self._set_need = -1
+            lobby.extend(cards)
+            self._placer = player
+            self._passes = 0
+            self._player = 1 - player
+            if self._sink is not None:
+                self._sink.append(Event("played", player, None, cards))
         elif action >= LOBBY_BASE:
             # `lobby X` and `draw X` both take the top card of pile X (inlined: hot path).
             pile = action & 3
@@ -642,48 +680,6 @@ class CandidateState:
             self._sink.append(Event("dealt", dealer, letter))
             for p in (1 - dealer, dealer):
                 self._sink.append(Event("received", p, letter, tuple(self._hands[p]), secret_to=p))
-
-    def _play(self, action: int) -> None:
-        # C6, C7, C12: cards from hand continue the lobby (or start it, C12).
-        index = action - PLAY_BASE
-        cards = PLAY_CARDS[index]
-        assert cards is not None
-        player = self._player
-        hand = self._hands[player]
-        for kind in cards:
-            hand.remove(kind)
-        if self._multi:  # copies: recount what is left
-            present = 0
-            for kind in hand:
-                present |= 1 << kind
-        else:  # one deck: each card is unique, so just clear its bits
-            present = self._kinds[player]
-            for kind in cards:
-                present ^= 1 << kind
-        self._kinds[player] = present
-        last = PLAY_LAST_RANK[index]
-        step = PLAY_STEP[index]
-        lobby = self._lobby
-        if step == 1:  # a run: the next card must be one rank up (none after A)
-            self._run_need = last + 1 if last < 12 else -1
-            self._set_need = -1
-        elif step == 2:  # a set: every card of this rank
-            self._run_need = -1
-            self._set_need = last
-        elif not lobby:  # C12: a one-card start leaves the kind open
-            self._run_need = last + 1 if last < 12 else -1
-            self._set_need = last
-        elif last == self._set_need:  # one card of the lobby's rank: a set (C7)
-            self._run_need = -1
-        else:  # one card a rank up: a run (C7)
-            self._run_need = last + 1 if last < 12 else -1
-            self._set_need = -1
-        lobby.extend(cards)
-        self._placer = player
-        self._passes = 0
-        self._player = 1 - player
-        if self._sink is not None:
-            self._sink.append(Event("played", player, None, cards))
 
     def _end_trick(self) -> None:
         lobby = self._lobby
@@ -809,7 +805,7 @@ class CandidateState:
         if phase == _OVER:
             return "the match is over: no more moves"
         if not 0 <= action < NUM_ACTIONS or (
-            action >= PLAY_BASE and PLAY_CARDS[action - PLAY_BASE] is None
+            action >= PLAY_BASE and not PLAY_CARDS[action - PLAY_BASE]
         ):
             return f"{action} is not a move (action ids run from 0 to {NUM_ACTIONS - 1})"
         wanted = {
@@ -838,7 +834,6 @@ class CandidateState:
                 "lobby with a card from hand and may not pass (C12)"
             )
         cards = PLAY_CARDS[action - PLAY_BASE]
-        assert cards is not None
         held = Counter(hand)
         for kind, count in Counter(cards).items():
             if held[kind] < count:
