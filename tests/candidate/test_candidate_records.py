@@ -94,7 +94,12 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
     ("pile not list", set_path("deals/0/piles/S", "AS"), "deals[0].piles.S", "expected a list"),
     ("bad card text", set_path("deals/0/piles/S/0", "1X"), "deals[0].piles.S[0]", "not a card"),
     ("card not text", set_path("deals/0/piles/S/0", 5), "deals[0].piles.S[0]", "a string"),
-    ("card of wrong suit", set_path("deals/0/piles/S/0", "2H"), "deals[0].piles.S[0]", "not a S"),
+    (
+        "card of wrong suit",
+        set_path("deals/0/piles/S/0", "2H"),
+        "deals[0].piles.S[0]",
+        "is not a spade",
+    ),
     ("moves not a list", set_path("deals/0/moves", "pass"), "deals[0].moves", "a list"),
     ("move not text", set_path("deals/0/moves/0", 3), "deals[0].moves[0]", "a string"),
 ]

@@ -108,8 +108,8 @@ def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
         if kind // 13 != suit:
             raise BadRecord(
                 f"{field}[{j}]",
-                f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile "
-                f"{letter} holds only {letter} cards",
+                f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile {letter} holds "
+                f"only {_SUIT_NAMES[letter]}s",
             )
     # Extra copies first (a doubled card is the clearer message), then missing ones.
     for rank in sorted(range(13), key=lambda r: kinds.count(suit * 13 + r) <= decks):

@@ -53,6 +53,7 @@ from cardtable.games.candidate.actions import (
     SEQ_OFFSET,
     SET_OFFSET,
     action_to_text,
+    text_to_action,
 )
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.options import CandidateOptions
@@ -284,6 +285,7 @@ class CandidateState:
         "_options",
         "_passes",
         "_phase",
+        "_pile_size",
         "_piles",
         "_placer",
         "_player",
@@ -303,6 +305,7 @@ class CandidateState:
     _phase: int
     _player: int
     _piles: Piles
+    _pile_size: int
     _tops: list[int]
     _left: int
     _mask: int
@@ -369,6 +372,7 @@ class CandidateState:
         self._deal_index = index
         self._dealer = dealer
         self._piles = piles
+        self._pile_size = len(piles[0])  # every suit pile holds 13 × decks cards
         self._tops = [0, 0, 0, 0]
         self._left = sum(len(p) for p in piles)
         self._mask = 15
@@ -408,6 +412,7 @@ class CandidateState:
         other._phase = self._phase
         other._player = self._player
         other._piles = self._piles
+        other._pile_size = self._pile_size
         other._tops = self._tops[:]
         other._left = self._left
         other._mask = self._mask
@@ -498,7 +503,7 @@ class CandidateState:
                     )
             else:
                 legal = self._legal = self._compute_legal()
-        return list(legal)
+        return [*legal]
 
     def legal_moves(self) -> list[str]:
         """The legal moves as text, in the order of :meth:`legal_actions`."""
@@ -624,7 +629,7 @@ class CandidateState:
             top = self._tops[pile]
             cards = self._piles[pile]
             self._tops[pile] = top + 1
-            if top + 1 == len(cards):
+            if top + 1 == self._pile_size:
                 self._mask &= ~(1 << pile)
             self._left -= 1
             kind = cards[top]
@@ -780,8 +785,6 @@ class CandidateState:
         leaving the state unchanged.
         """
         if isinstance(action, str):
-            from cardtable.games.candidate.actions import text_to_action
-
             text: str | None = action
             action = text_to_action(action)
         else:
@@ -951,16 +954,17 @@ class CandidateState:
         over = self._phase == _OVER
         deciding = not over and player == self._player
         legal = tuple(self.legal_actions()) if deciding else ()
-        if over:
-            captures: tuple[tuple[tuple[str, ...], ...], ...] = ((), ())
-            deal_scores = (0, 0)
-            discards: tuple[str, ...] = ()
+        if over:  # the last deal, as it ended
+            last = self._history[-1]
+            taken: Sequence[Sequence[tuple[int, ...]]] = last.captures
+            deal_scores = (last.scores[0], last.scores[1])
+            discarded: Sequence[int] = last.discards
         else:
-            captures = tuple(
-                tuple(tuple(KIND_TEXT[k] for k in c) for c in self._captures[p]) for p in (0, 1)
-            )
+            taken = self._captures
             deal_scores = self.deal_scores
-            discards = tuple(KIND_TEXT[k] for k in self._discards)
+            discarded = self._discards
+        captures = tuple(tuple(tuple(KIND_TEXT[k] for k in c) for c in taken[p]) for p in (0, 1))
+        discards = tuple(KIND_TEXT[k] for k in discarded)
         return CandidateView(
             viewer=player,
             deal_number=self.deal_number,
@@ -977,10 +981,7 @@ class CandidateState:
             lobby=tuple(KIND_TEXT[k] for k in self._lobby),
             lobby_kind=self.lobby_kind,
             captures=captures,
-            capture_scores=tuple(
-                tuple(capture_score(c) for c in self._captures[p]) if not over else ()
-                for p in (0, 1)
-            ),
+            capture_scores=tuple(tuple(capture_score(c) for c in taken[p]) for p in (0, 1)),
             discards=discards,
             deal_scores=deal_scores,
             past_deal_scores=tuple(d.scores for d in self._history),
