@@ -104,6 +104,8 @@ def test_view_of_a_finished_match() -> None:
     assert view.decision is None
     assert view.totals == state.totals()
     assert list(view.winners) == state.winners()
+    assert view.deal_scores == state.history[-1].scores == view.totals  # one deal
+    assert sum(view.capture_scores[0]) + sum(view.capture_scores[1]) == sum(view.totals)
     assert "Match over" in str(state)
 
 
