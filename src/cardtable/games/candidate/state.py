@@ -485,6 +485,12 @@ class CandidateState:
                     or (not self._multi and starts.bit_count() == 1)
                 ):
                     # No second card can follow: one-card plays, in kind (= id) order.
+                    if not starts & (starts - 1):  # a single card
+                        legal = self._legal = (
+                            PASS,
+                            PLAY_BASE + (starts.bit_length() - 1) * PLAY_STRIDE,
+                        )
+                        return [*legal]
                     plays = [PASS]
                     while starts:
                         low = starts & -starts
