@@ -14,20 +14,31 @@ whole matches of one deal (options ``deals=1``) through the shared loop of
 * ``crazy_eights`` — the baseline, in the same loop, on the same machine, at the same
   time.
 
-Each figure is the median of several runs (``harness.median_rate``).
+The loops take turns, round by round, and each figure is the median of the rounds
+(the run with the median actions/s, as ``harness.median_rate`` picks it); the ratio is
+also given as the median of each round's paired ratio, which a machine whose load
+changes from second to second distorts least.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from benchmarks.harness import Rate, load_openspiel_game, median_rate, report
+from benchmarks.harness import (
+    PlayableState,
+    Rate,
+    load_openspiel_game,
+    random_playouts,
+    report,
+)
 from cardtable.games.candidate import GAME, CandidateOptions, CandidateState
 
 OPTIONS = CandidateOptions(deals=1)
 GAMES = 2000
-REPEATS = 5
+REPEATS = 7
 
 
 class CheckedLoop:
@@ -71,43 +82,68 @@ def openspiel_checks_legality() -> bool | None:
     return False
 
 
-def measure(games: int = GAMES, repeats: int = REPEATS) -> dict[str, Rate | None]:
-    """The three median rates (``crazy_eights`` None without open_spiel)."""
-    rates: dict[str, Rate | None] = {}
-    rates["apply_action"] = median_rate(
-        lambda i: GAME.new_initial_state(i, OPTIONS), games, repeats
-    )
-    rates["apply"] = median_rate(
-        lambda i: CheckedLoop(GAME.new_initial_state(i, OPTIONS)), games, repeats
-    )
+def measure(games: int = GAMES, repeats: int = REPEATS) -> dict[str, tuple[Rate, float | None]]:
+    """Median rates of the three loops, with each loop's median ratio to the baseline.
+
+    The loops take turns, round by round (the order rotating), so that a load which
+    comes and goes on a shared machine affects all of them alike; each round's ratio
+    pairs runs made seconds apart. Returns ``{loop: (median rate, median ratio)}``;
+    without open_spiel the baseline is missing and the ratios are None.
+    """
     baseline: Any = load_openspiel_game("crazy_eights(players=2)")
-    rates["crazy_eights"] = (
-        None
-        if baseline is None
-        else median_rate(lambda i: baseline.new_initial_state(), games, repeats)
-    )
-    return rates
+    loops: dict[str, Callable[[int], PlayableState]] = {
+        "apply_action": lambda i: GAME.new_initial_state(i, OPTIONS),
+        "apply": lambda i: CheckedLoop(GAME.new_initial_state(i, OPTIONS)),
+    }
+    if baseline is not None:
+        loops["crazy_eights"] = lambda i: baseline.new_initial_state()
+    names = list(loops)
+    for name in names:  # warm up
+        random_playouts(loops[name], max(1, games // 10))
+    runs: dict[str, list[Rate]] = {name: [] for name in names}
+    for round_ in range(repeats):
+        for k in range(len(names)):
+            name = names[(round_ + k) % len(names)]
+            runs[name].append(random_playouts(loops[name], games, seed=round_))
+    result: dict[str, tuple[Rate, float | None]] = {}
+    for name in names:
+        speeds = [r.actions_per_second for r in runs[name]]
+        middle = statistics.median_low(speeds)
+        rate = runs[name][speeds.index(middle)]
+        ratio = None
+        if baseline is not None:
+            ratio = statistics.median(
+                ours.actions_per_second / theirs.actions_per_second
+                for ours, theirs in zip(runs[name], runs["crazy_eights"], strict=True)
+            )
+        result[name] = (rate, ratio)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     games = int(args[0]) if args and args[0].isdigit() else GAMES
     rates = measure(games)
-    fast, checked, theirs = rates["apply_action"], rates["apply"], rates["crazy_eights"]
-    assert fast is not None
-    assert checked is not None
-    print(
-        report(
-            f"candidate: random playouts of one deal, {games} games, median of {REPEATS}",
-            fast,
-            theirs,
-            "crazy_eights(players=2)",
+    theirs = rates["crazy_eights"][0] if "crazy_eights" in rates else None
+    for name, title in (
+        ("apply_action", "unchecked apply_action (the fast path)"),
+        ("apply", "checked apply"),
+    ):
+        rate, ratio = rates[name]
+        print(
+            report(
+                f"candidate, {title}: random playouts of one deal, {games} games, "
+                f"median of {REPEATS} rounds",
+                rate,
+                theirs,
+                "crazy_eights(players=2)",
+            )
         )
-    )
-    print(report("candidate, checked apply (same loop):", checked, theirs, "crazy_eights"))
+        if ratio is not None:
+            print(f"  ratio, median of the {REPEATS} rounds' paired runs: {ratio:.2f}")
     checks = openspiel_checks_legality()
     if checks is not None:
-        print(f"  OpenSpiel apply_action refuses an illegal action: {'yes' if checks else 'no'}")
+        print(f"OpenSpiel apply_action refuses an illegal action: {'yes' if checks else 'no'}")
 
 
 if __name__ == "__main__":
