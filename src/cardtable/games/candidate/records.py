@@ -25,7 +25,15 @@ from cardtable.games.candidate.scoring import winners as best_players
 from cardtable.games.candidate.state import CandidateState, Piles
 from cardtable.record import RecordReader
 
-__all__ = ["CandidateReplay", "ParsedRecord", "Step", "parse_record", "replay_record"]
+__all__ = [
+    "CandidateReplay",
+    "ParsedDeal",
+    "ParsedRecord",
+    "Step",
+    "parse_record",
+    "record_seed",
+    "replay_record",
+]
 
 _SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 
