@@ -22,7 +22,7 @@ from cardtable.games.candidate.actions import NUM_ACTIONS, PASS, encode_play
 from cardtable.games.candidate.state import _legal_plays
 
 games = st.tuples(st.integers(0, 10**6), st.integers(1, 3), st.integers(0, 10**6))
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def full_deck(decks: int) -> Counter[int]:
