@@ -12,10 +12,10 @@ what finished.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from cardtable.arena.play import ArenaConfig, GameResult, play_jobs
@@ -55,18 +55,23 @@ def _run_inline(config: ArenaConfig, jobs: list[Job]) -> Iterator[GameResult]:
         yield from play_jobs(config, chunk)
 
 
+def _play_chunk(task: tuple[ArenaConfig, list[Job]]) -> list[GameResult]:
+    return play_jobs(*task)
+
+
 def _run_processes(config: ArenaConfig, jobs: list[Job], workers: int) -> Iterator[GameResult]:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    # A multiprocessing pool (not concurrent.futures) so that an interrupted arena can
+    # terminate its workers at once instead of waiting for their current games.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_sigint)
     try:
-        pending: set[Future[list[GameResult]]] = {
-            pool.submit(play_jobs, config, chunk) for chunk in chunked(jobs, workers)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield from future.result()
+        tasks = [(config, chunk) for chunk in chunked(jobs, workers)]
+        for results in pool.imap_unordered(_play_chunk, tasks):
+            yield from results
+        pool.close()
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.terminate()
+        pool.join()
 
 
 def ray_available() -> bool:
