@@ -40,7 +40,7 @@ def chunked(jobs: list[Job], workers: int, target: int = 8) -> list[list[Job]]:
     workers (at least four chunks per worker when there are enough jobs).
 
     >>> [len(c) for c in chunked([None] * 10, workers=2, target=3)]  # type: ignore[list-item]
-    [2, 2, 2, 2, 2]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
     size = max(1, min(target, len(jobs) // max(1, 4 * workers)))
     return [jobs[i : i + size] for i in range(0, len(jobs), size)]
