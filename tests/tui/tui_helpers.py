@@ -59,17 +59,23 @@ def screen_text(app: App[None]) -> str:
 
 
 def candidate_app(
-    seed: int = 3, *, vs_human: bool = False, lang: str = "en", save: object = None, deals: int = 1
+    seed: int = 3,
+    *,
+    vs_human: bool = False,
+    level: str = "easy",
+    lang: str = "en",
+    save: object = None,
+    deals: int = 1,
 ) -> CandidateApp:
-    """A one-deal Candidate app (a person against the hard bot, or two people)."""
-    bots = (None, None) if vs_human else (None, make_candidate_bot("hard", seed))
-    names = ("Ann", "Bob") if vs_human else ("You", "Bot (hard)")
+    """A one-deal Candidate app (a person against a bot of ``level``, or two people)."""
+    bots = (None, None) if vs_human else (None, make_candidate_bot(level, seed))
+    names = ("Ann", "Bob") if vs_human else ("You", f"Bot ({level})")
     table = CandidateTable.new(
         seed=seed,
         options={"deals": deals},
         names=names,
         bots=bots,
-        hint_bot=make_candidate_bot("medium", seed + 1),
+        hint_bot=make_candidate_bot("easy", seed + 1),
     )
     return CandidateApp(table, lang=lang, save=save, bot_delay=0)  # type: ignore[arg-type]
 
@@ -105,14 +111,16 @@ def keys_for(app: CandidateApp, seat: int) -> list[str]:
     return [moves[0].split()[1].lower()]
 
 
-def spy_app(seed: int = 4, *, rounds: int = 1, save: object = None) -> tuple[SpyApp, list[float]]:
-    """A two-player Spy app against a slow greedy bot, with a clock the test moves."""
+def spy_app(
+    seed: int = 4, *, rounds: int = 1, save: object = None, players: int = 2
+) -> tuple[SpyApp, list[float]]:
+    """A Spy app against slow greedy bots, with a clock the test moves."""
     from cardtable.tui.players import make_spy_racers
 
     table = SpyTable.new(
         seed=seed,
-        names=("You", "greedy 1"),
-        racers=[None, *make_spy_racers(1, ["greedy"], ["slow"])],
+        names=("You", *(f"greedy {i}" for i in range(1, players))),
+        racers=[None, *make_spy_racers(players - 1, ["greedy"], ["slow"], seed)],
         options={"rounds": rounds},
     )
     now = [0.0]

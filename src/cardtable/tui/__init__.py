@@ -105,7 +105,7 @@ def _spy(
         raise BadOptions(str(exc)) from None
     if len(names) > 1:
         raise BadOptions("one person races the bots: --names gives one name (yours)")
-    racers = make_spy_racers(players - 1, bots, speeds)
+    racers = make_spy_racers(players - 1, bots, speeds, seed)
     seat_names = [names[0] if names else "You"]
     seat_names += [f"{r.label} {i}" for i, r in enumerate(racers, start=1)]
     table = SpyTable.new(seed=seed, names=seat_names, racers=[None, *racers], options=options)

@@ -378,7 +378,8 @@ class CandidateScreen(TableScreen):
 
     def seat_text(self, view: CandidateView, seat: int) -> Text:
         lang = self.lang
-        out = Text(f"{self.seat_name(seat):<8}", style="bold")
+        name = self.seat_name(seat)
+        out = Text(f"{name:<{max(8, len(name) + 1)}}", style="bold")
         if seat != self.viewer:
             suits = view.hand_suits[seat]
             out.append(tr(lang, "cards_count", n=view.hand_sizes[seat]))
@@ -506,5 +507,10 @@ class HandoffScreen(ModalScreen[None]):
             return
         event.stop()
         self.query_one("#handoff-status", Static).update(
-            tr(app.lang, "unknown_key", pressed=key_name(event), why="Enter")
+            tr(
+                app.lang,
+                "unknown_key",
+                pressed=key_name(event),
+                why=tr(app.lang, "handoff_why", name=self.to_name),
+            )
         )

@@ -27,6 +27,7 @@ Screen { background: $background; }
 #log { height: 1fr; padding: 0 1; color: $text-muted; }
 .panel { padding: 0 1; height: auto; }
 HelpScreen, HandoffScreen, RoundOverScreen { align: center middle; }
+HandoffScreen { background: $background; }  /* opaque: no hand shows through */
 #dialog { width: 74; height: auto; max-height: 22; border: thick $primary;
           background: $surface; padding: 0 1; }
 #rules { padding: 0 1; }

@@ -232,9 +232,7 @@ class SpyScreen(TableScreen):
         seats = view.seats
         mine = seats[table.human] if seats else None
         self.query_one("#mine", Static).update(self.mine_text(mine))
-        self.query_one("#others", Static).update(
-            Text("\n").join(self.other_line(s) for s in seats if s.player != table.human)
-        )
+        self.query_one("#others", Static).update(self.others_text(seats, view.totals))
         self.query_one("#log", Static).update(self.log_text())
         status = Text(self.prompt(mine), style="bold")
         if self.status:
@@ -249,8 +247,8 @@ class SpyScreen(TableScreen):
             head = tr(lang, "spy_title_over")
         else:
             head = tr(lang, "spy_title", round=view.round, rounds=view.rounds)
-        totals = "  ".join(f"{self.seat_name(p)} {t}" for p, t in enumerate(view.totals))
-        return f"{head} · {totals}"
+        total = view.totals[self.table.human]
+        return f"{head} · {tr(lang, 'spy_your_total', total=total)}"
 
     def prompt(self, mine: SeatView | None) -> str:
         lang = self.lang
@@ -293,20 +291,26 @@ class SpyScreen(TableScreen):
             return Text(tr(lang, "blocked"), style="italic")
         return Text(tr(lang, "racing"))
 
-    def other_line(self, seat: SeatView) -> Text:
+    def others_text(self, seats: tuple[SeatView, ...], totals: tuple[int, ...]) -> Text:
+        """One live line per other player under a header of the columns."""
+        lines = [Text(f"{'':<11}" + tr(self.lang, "spy_others_head"), style="dim")]
+        lines += [
+            self.other_line(s, totals[s.player]) for s in seats if s.player != self.table.human
+        ]
+        return Text("\n").join(lines)
+
+    def other_line(self, seat: SeatView, total: int) -> Text:
         lang = self.lang
         out = Text(f"{self.seat_name(seat.player)[:10]:<10} ", style="bold")
-        out.append(f"{tr(lang, 'points')} {seat.points_count:>2} ")
-        out.append_text(_card_or_dash(seat.points_top, lang))
+        out.append(f"{seat.points_count:>3} ")
+        out.append_text(_padded(seat.points_top, lang, 3))
         out.append(" │ ")
-        for i, top in enumerate(seat.pile_tops):
-            if i:
-                out.append(" ")
-            out.append_text(card_text(KIND_TEXT[top], lang))
+        piles = Text(" ").join(card_text(KIND_TEXT[top], lang) for top in seat.pile_tops)
+        piles.pad_right(23 - len(piles.plain))
+        out.append_text(piles)
         out.append(" │ ")
-        out.append(f"{tr(lang, 'waste')} ")
-        out.append_text(_card_or_dash(seat.waste_top, lang))
-        out.append(f" {tr(lang, 'deck')} {seat.deck_count} · {seat.moves} · ")
+        out.append_text(_padded(seat.waste_top, lang, 5))
+        out.append(f" {seat.deck_count:>4} {seat.moves:>5} {total:>5}  ")
         out.append_text(self.seat_state(seat))
         return out
 
@@ -338,8 +342,10 @@ def _text(kind: int | None) -> str | None:
     return None if kind is None else KIND_TEXT[kind]
 
 
-def _card_or_dash(kind: int | None, lang: str) -> Text:
-    return Text("--", style="dim") if kind is None else card_text(KIND_TEXT[kind], lang)
+def _padded(kind: int | None, lang: str, width: int) -> Text:
+    """A card (or a dash for none), right-aligned in ``width`` columns."""
+    text = Text("-", style="dim") if kind is None else card_text(KIND_TEXT[kind], lang)
+    return Text(" " * (width - len(text.plain))) + text
 
 
 class RoundOverScreen(ModalScreen[None]):
