@@ -3,6 +3,8 @@ test moves."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tui_helpers import greedy_local, screen_text, spy_app, spy_keys, sync
@@ -12,7 +14,9 @@ from cardtable.games.spy.actions import CALL
 from cardtable.record import read_record_file, replay
 from cardtable.tui.common import HelpScreen
 from cardtable.tui.i18n import card_label
+from cardtable.tui.players import make_spy_racers
 from cardtable.tui.spy_app import RoundOverScreen, SpyScreen
+from cardtable.tui.spy_table import SpyTable
 
 SIZE = (80, 24)
 
@@ -138,3 +142,35 @@ async def test_tui_spy_paused_between_rounds_and_help_and_language() -> None:
         await pilot.pause()
         assert not app.table.paused
         assert app.table.round_number == 2
+
+
+def race_to_the_end(executor: ThreadPoolExecutor | None) -> dict[str, object]:
+    """A 3-player round of bots only (the person resigns at once), on a stepped clock."""
+    table = SpyTable.new(
+        seed=21,
+        names=("You", "a", "b"),
+        racers=[None, *make_spy_racers(2, ["greedy", "medium"], ["fast", "quick"], 21)],
+        options={"rounds": 1},
+        executor=executor,
+    )
+    table.start(0.0)
+    table.move(16)  # resign
+    now = 0.0
+    while not table.paused:
+        now += 0.25
+        table.advance(now)
+        while table.thinking:  # the test waits for every thought before time goes on
+            time.sleep(0.001)
+        table.advance(now)
+        assert now < 5000
+    table.close()
+    return table.record()
+
+
+def test_tui_spy_bots_thinking_in_threads_race_exactly_as_without() -> None:
+    """S17: thinking in other threads changes nothing but the wall time: the same
+    moves in the same order as when every decision is made on the spot."""
+    alone = race_to_the_end(None)
+    threaded = race_to_the_end(ThreadPoolExecutor(max_workers=2))
+    assert threaded == alone
+    assert len(alone["rounds"][0]["moves"]) > 10  # type: ignore[index]

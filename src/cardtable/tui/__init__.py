@@ -92,6 +92,8 @@ def _spy(
     names: Sequence[str],
     options: dict[str, Any],
 ) -> TableApp:
+    from concurrent.futures import ThreadPoolExecutor
+
     from cardtable.games.spy.options import check_player_count
     from cardtable.tui.players import make_spy_racers
     from cardtable.tui.spy_app import SpyApp
@@ -108,5 +110,9 @@ def _spy(
     racers = make_spy_racers(players - 1, bots, speeds, seed)
     seat_names = [names[0] if names else "You"]
     seat_names += [f"{r.label} {i}" for i, r in enumerate(racers, start=1)]
-    table = SpyTable.new(seed=seed, names=seat_names, racers=[None, *racers], options=options)
+    # Searching bots may think for a while: in their own threads, the screen stays live.
+    threads = ThreadPoolExecutor(max_workers=len(racers), thread_name_prefix="spy-bot")
+    table = SpyTable.new(
+        seed=seed, names=seat_names, racers=[None, *racers], options=options, executor=threads
+    )
     return SpyApp(table, lang=lang, save=save)

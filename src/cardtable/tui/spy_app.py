@@ -62,6 +62,9 @@ class SpyApp(TableApp):
     def on_mount(self) -> None:
         self.push_screen(SpyScreen())
 
+    def on_unmount(self) -> None:
+        self.table.close()
+
 
 def card_box(card: str | None, lang: str, caption: str, count: int) -> list[Text]:
     """Five rows, seven columns: a caption, a three-row card, and the stack's size. An

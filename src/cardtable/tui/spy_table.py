@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, Future
 from typing import Any
 
 from cardtable.errors import IllegalMove
@@ -71,6 +72,7 @@ class SpyTable:
         *,
         seed: int,
         human: int = 0,
+        executor: Executor | None = None,
     ) -> None:
         if len(racers) != state.num_players or racers[human] is not None:
             raise ValueError("give one racer per seat, and None for the person's seat")
@@ -80,6 +82,8 @@ class SpyTable:
         self._state = state
         self._due: dict[int, float] = {}
         self._rngs: dict[int, random.Random] = {}
+        self._executor = executor
+        self._thinking: dict[int, Future[int]] = {}
         self.paused = True
         self.events: list[Event] = []
         self.results_seen = 0
@@ -93,15 +97,17 @@ class SpyTable:
         racers: Sequence[SpyRacer | None],
         options: Mapping[str, Any] | None = None,
         human: int = 0,
+        executor: Executor | None = None,
     ) -> SpyTable:
-        """A fresh match dealt from ``seed``."""
+        """A fresh match dealt from ``seed``; ``executor`` lets the bots think in other
+        threads (see :meth:`advance`)."""
         state = SpyState.deal(
             list(names),
             seed=seed,
             options=SpyOptions.from_dict(dict(options or {})),
             move_limit=DEFAULT_MOVE_LIMIT,
         )
-        return cls(state, racers, seed=seed, human=human)
+        return cls(state, racers, seed=seed, human=human, executor=executor)
 
     # -- what the screen may see ------------------------------------------------------
 
@@ -143,6 +149,9 @@ class SpyTable:
     def start(self, now: float) -> None:
         """Start the bots' clocks for the round in play, at time ``now``."""
         state = self._state
+        for future in self._thinking.values():  # last round's thoughts: let them end
+            future.exception()
+        self._thinking.clear()
         self.paused = state.is_terminal()
         self._due.clear()
         if self.paused:
@@ -151,10 +160,11 @@ class SpyTable:
             if racer is None:
                 continue
             window = SeatWindow(state.seats[seat])
-            rng = random.Random(f"cardtable/tui/spy/{self.state_seed}/{state.round_number}/{seat}")
-            racer.policy.start_round(window, rng)
-            self._rngs[seat] = rng
+            base = f"cardtable/tui/spy/{self.state_seed}/{state.round_number}/{seat}"
+            racer.policy.start_round(window, random.Random(base + "/policy"))
+            self._rngs[seat] = random.Random(base + "/times")
             self._due[seat] = now + self._move_time(seat)
+            self._think(seat)
 
     def resume(self, now: float) -> None:
         """Go on after a round's result: the next round's clocks start at ``now``."""
@@ -166,28 +176,63 @@ class SpyTable:
         assert racer is not None
         return LognormalTime(1.0 / racer.speed, MOVE_TIME_SIGMA).duration(self._rngs[seat])
 
+    def _think(self, seat: int) -> None:
+        """With an executor, start the seat's next decision now, in another thread. Its
+        position can change only by its own moves, so the decision stays valid."""
+        if self._executor is None:
+            return
+        racer = self.racers[seat]
+        assert racer is not None
+        position = self._state.seats[seat]
+        legal = self._state.legal_actions(seat)
+        if legal and not position.blocked:
+            self._thinking[seat] = self._executor.submit(
+                racer.policy.choose, SeatWindow(position), legal
+            )
+
+    def _decision(self, seat: int) -> int | None:
+        """The seat's decision, or None while it is still thinking."""
+        if self._executor is None:
+            racer = self.racers[seat]
+            assert racer is not None
+            position = self._state.seats[seat]
+            return racer.policy.choose(SeatWindow(position), self._state.legal_actions(seat))
+        future = self._thinking.get(seat)
+        if future is None or not future.done():
+            return None
+        del self._thinking[seat]
+        return future.result()
+
+    @property
+    def thinking(self) -> bool:
+        """Is a bot's decision still being worked out in another thread?"""
+        return any(not f.done() for f in self._thinking.values())
+
     def advance(self, now: float) -> list[Event]:
         """Make every bot move due by ``now``, earliest first; return their events.
 
-        Stops at a round's end (the table pauses)."""
+        A bot's move completes a move time (drawn for its speed) after its previous
+        one, whatever its thinking took: thinking runs alongside, in another thread when
+        the table has an executor, and a decision not ready at its time is made as soon
+        as it is. Stops at a round's end (the table pauses)."""
         out: list[Event] = []
         state = self._state
-        while not self.paused and self._due:
-            seat = min(self._due, key=lambda s: (self._due[s], s))
-            when = self._due[seat]
-            if when > now:
+        while not self.paused:
+            due = sorted((when, seat) for seat, when in self._due.items() if when <= now)
+            for when, seat in due:
+                if state.seats[seat].blocked or not state.legal_actions(seat):
+                    del self._due[seat]  # S12: a blocked racer waits for the round's end
+                    break
+                action = self._decision(seat)
+                if action is None:
+                    continue  # still thinking: the others go on
+                out.extend(self._apply(action))
+                if not self.paused:
+                    self._due[seat] = when + self._move_time(seat)
+                    self._think(seat)
                 break
-            position = state.seats[seat]
-            legal = state.legal_actions(seat)
-            if position.blocked or not legal:
-                del self._due[seat]  # S12: a blocked racer waits for the round's end
-                continue
-            racer = self.racers[seat]
-            assert racer is not None
-            action = racer.policy.choose(SeatWindow(position), legal)
-            out.extend(self._apply(action))
-            if seat in self._due and not self.paused:
-                self._due[seat] = when + self._move_time(seat)
+            else:
+                return out
         return out
 
     # -- the person's moves -------------------------------------------------------------
@@ -229,6 +274,11 @@ class SpyTable:
             self.paused = True
             self._due.clear()
         return events
+
+    def close(self) -> None:
+        """Stop the bots' threads (the executor is the table's from now on)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- the record ---------------------------------------------------------------------
 
