@@ -12,6 +12,7 @@ from cardtable.record import read_record_file, replay
 from cardtable.tui.candidate_app import CandidateScreen, HandoffScreen
 from cardtable.tui.common import HelpScreen, RulesScreen
 from cardtable.tui.i18n import card_label
+from cardtable.tui.players import make_candidate_bot
 
 SIZE = (80, 24)
 
@@ -144,9 +145,10 @@ async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
 
 @sync
 async def test_tui_candidate_hint_help_rules_and_language() -> None:
-    """t shows the bot's suggestion; ? and r open help and rules; l switches to
-    Ukrainian, court cards in В Д К Т."""
-    app = candidate_app(seed=3)
+    """Against the medium level (ISMCTS): t shows the bot's suggestion; ? and r open
+    help and rules; l switches to Ukrainian, court cards in В Д К Т."""
+    app = candidate_app(seed=3, level="medium")
+    app.table.hint_bot = make_candidate_bot("medium", 9)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("t")

@@ -10,6 +10,7 @@ only. With two people a "pass the keyboard" screen hides the hand between turns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -119,9 +120,9 @@ class CandidateScreen(TableScreen):
             self.thinking = True
             delay = self.candidate_app.bot_delay
             if delay > 0:
-                self.set_timer(delay, self.think)
+                self.set_timer(delay, self.start_thinking)
             else:
-                self.call_later(self.think)
+                self.call_later(self.start_thinking)
         else:
             player = table.current_player
             assert player is not None
@@ -137,14 +138,21 @@ class CandidateScreen(TableScreen):
         assert isinstance(app, CandidateApp)
         return app
 
-    @work(thread=True, exclusive=True, group="bot")
-    def think(self) -> None:
-        """The bot decides in a worker thread (a searching bot may take a while)."""
-        action = self.table.bot_choice()
-        self.app.call_from_thread(self.bot_moved, action)
+    def start_thinking(self) -> None:
+        """Hand the bot its information set; it decides in a worker thread."""
+        if self.table.bot_to_move:
+            self.think(self.table.bot_task(), self.table.version)
 
-    def bot_moved(self, action: int) -> None:
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self, task: Callable[[], int], version: int) -> None:
+        """The bot decides in a worker thread (a searching bot may take a while)."""
+        action = task()
+        self.app.call_from_thread(self.bot_moved, action, version)
+
+    def bot_moved(self, action: int, version: int) -> None:
         """Make the bot's move (checked like anyone's)."""
+        if version != self.table.version:
+            return  # the position moved on meanwhile
         self.thinking = False
         self.table.apply(action)
         self.after_move()
@@ -261,16 +269,22 @@ class CandidateScreen(TableScreen):
         if self.my_decision() is None:
             self.status = tr(self.lang, "hint_none")
             return
+        task = self.table.hint_task(self.viewer)
+        if task is None:
+            self.status = tr(self.lang, "hint_none")
+            return
         self.status = tr(self.lang, "hint_wait")
-        self.hint_worker(self.viewer)
+        self.hint_worker(task, self.table.version)
 
     @work(thread=True, exclusive=True, group="hint")
-    def hint_worker(self, seat: int) -> None:
+    def hint_worker(self, task: Callable[[], str], version: int) -> None:
         """The hint bot thinks in a worker thread."""
-        text = self.table.hint(seat)
-        self.app.call_from_thread(self.show_hint, text)
+        text = task()
+        self.app.call_from_thread(self.show_hint, text, version)
 
-    def show_hint(self, text: str | None) -> None:
+    def show_hint(self, text: str | None, version: int) -> None:
+        if version != self.table.version:
+            return  # a move was made meanwhile: the hint is for an old position
         self.hint_text = text
         self.status = "" if text else tr(self.lang, "hint_none")
         self.redraw()

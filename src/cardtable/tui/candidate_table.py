@@ -16,7 +16,7 @@ a widget. Every move, a person's or a bot's, goes through the engine's checked
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cardtable.games.candidate import GAME, CandidateState, CandidateView, Event
@@ -42,6 +42,7 @@ class CandidateTable:
         self.bots = tuple(bots)
         self.hint_bot = hint_bot
         self._events: list[Event] = []
+        self._moves = 0
 
     @classmethod
     def new(
@@ -105,25 +106,42 @@ class CandidateTable:
         """
         events = self._state.apply(move)
         self._events.extend(events)
+        self._moves += 1
         return events
 
-    def bot_choice(self) -> int:
-        """The bot's choice for the current decision (it sees only its seat's view).
+    @property
+    def version(self) -> int:
+        """How many moves have been made: an answer worked out for an older version is
+        stale."""
+        return self._moves
 
-        The bot works on a copy, so it may think in another thread while the screen
-        goes on reading the table."""
+    def bot_task(self) -> Callable[[], int]:
+        """The bot's decision as a task: the seat's information set is taken now, so
+        the task may run in another thread while the table is read (or changed)."""
         player = self.current_player
         bot = None if player is None else self.bots[player]
         if player is None or bot is None:
             raise ValueError("it is not a bot's decision")
-        return bot.choose(candidate_info(self._state.clone(), player))
+        info = candidate_info(self._state.clone(), player)
+        return lambda: bot.choose(info)
+
+    def bot_choice(self) -> int:
+        """The bot's choice for the current decision (it sees only its seat's view)."""
+        return self.bot_task()()
+
+    def hint_task(self, seat: int) -> Callable[[], str] | None:
+        """What the hint bot would do in ``seat``'s place, as a task giving move text
+        (its information set taken now); None when it is not ``seat``'s decision."""
+        bot = self.hint_bot
+        if self.current_player != seat or bot is None:
+            return None
+        info = candidate_info(self._state.clone(), seat)
+        return lambda: bot.analyse(info).best.text
 
     def hint(self, seat: int) -> str | None:
-        """What the hint bot would do in ``seat``'s place, as move text; None when it is
-        not ``seat``'s decision."""
-        if self.current_player != seat or self.hint_bot is None:
-            return None
-        return self.hint_bot.analyse(candidate_info(self._state.clone(), seat)).best.text
+        """The hint now (see :meth:`hint_task`)."""
+        task = self.hint_task(seat)
+        return None if task is None else task()
 
     def record(self) -> dict[str, Any]:
         """The match so far as a game record (RECORDS.md)."""
