@@ -26,7 +26,7 @@ from cardtable.errors import IllegalMove
 from cardtable.games.candidate import CandidateView, Event
 from cardtable.games.candidate.actions import PASS, encode_play
 from cardtable.tui.candidate_table import CandidateTable
-from cardtable.tui.common import HelpScreen, TableApp, TableScreen, key_name
+from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
 from cardtable.tui.i18n import card_label, card_text, cards_text, tr
 
 __all__ = ["CandidateApp", "CandidateScreen", "HandoffScreen"]
@@ -96,7 +96,7 @@ class CandidateScreen(TableScreen):
         yield Static(id="opponent", classes="panel")
         yield Static(id="me", classes="panel")
         yield Static(id="hand", classes="panel")
-        yield Static(id="log")
+        yield TailLog(id="log")
         yield Static(id="status")
         yield Static(id="keys")
 
@@ -342,7 +342,7 @@ class CandidateScreen(TableScreen):
         self.query_one("#opponent", Static).update(self.seat_text(view, them))
         self.query_one("#me", Static).update(self.seat_text(view, me))
         self.query_one("#hand", Static).update(self.hand_text(view))
-        self.query_one("#log", Static).update(self.log_text())
+        self.query_one("#log", TailLog).show(self.log_lines())
         status = Text(self.prompt(), style="bold")
         note = self.status or self.finished_note
         if note:
@@ -397,7 +397,10 @@ class CandidateScreen(TableScreen):
         if seat != self.viewer:
             suits = view.hand_suits[seat]
             out.append(tr(lang, "cards_count", n=view.hand_sizes[seat]))
-            out.append(" (" + " ".join(f"{_SUITS[s]}{n}" for s, n in enumerate(suits) if n) + ")")
+            if view.hand_sizes[seat]:
+                out.append(
+                    " (" + " ".join(f"{_SUITS[s]}{n}" for s, n in enumerate(suits) if n) + ")"
+                )
             out.append(" · ")
         out.append(tr(lang, "deal_score", score=view.deal_scores[seat]))
         out.append(" · " + tr(lang, "total", total=view.totals[seat]), style="bold")
@@ -450,11 +453,10 @@ class CandidateScreen(TableScreen):
             )
         return out
 
-    def log_text(self) -> Text:
+    def log_lines(self) -> list[str]:
+        """The newest moves, as the person at the keyboard may see them."""
         lines = [self.event_line(e) for e in self.table.log(self.viewer)[-_LOG_LINES:]]
-        lines = [line for line in lines if line]
-        height = max(1, self.query_one("#log", Static).size.height)
-        return Text("\n".join(lines[-height:]))
+        return [line for line in lines if line]
 
     def event_line(self, event: Event) -> str:
         lang = self.lang

@@ -7,17 +7,19 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from cardtable.errors import CardtableError
 from cardtable.record import dump_record
 from cardtable.tui.i18n import other_lang, tr
 
-__all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "key_name"]
+__all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
 
 CSS = """
 Screen { background: $background; }
@@ -28,7 +30,7 @@ Screen { background: $background; }
 .panel { padding: 0 1; height: auto; }
 HelpScreen, HandoffScreen, RoundOverScreen { align: center middle; }
 HandoffScreen { background: $background; }  /* opaque: no hand shows through */
-#dialog { width: 74; height: auto; max-height: 22; border: thick $primary;
+#dialog { width: 76; height: auto; max-height: 22; border: thick $primary;
           background: $surface; padding: 0 1; }
 #rules { padding: 0 1; }
 """
@@ -39,6 +41,24 @@ def key_name(event: events.Key) -> str:
     if event.character and event.character.isprintable() and event.character != " ":
         return event.character
     return event.key.replace("_", " ").capitalize()
+
+
+class TailLog(Widget):
+    """The newest lines of a log, as many as fit: the height is known only when the
+    widget is drawn, after the panels above it have taken their room."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        """Replace the lines (oldest first) and draw again."""
+        self.lines = lines
+        self.refresh()
+
+    def render(self) -> Text:
+        height = max(1, self.size.height)
+        return Text("\n".join(self.lines[-height:]))
 
 
 class TableApp(App[None]):
@@ -172,7 +192,7 @@ class RulesScreen(TableScreen):
             text = str(exc)
         self.query_one("#title", Static).update(tr(self.lang, "rules_title"))
         self.query_one("#rules-text", Markdown).update(text)
-        self.query_one("#keys", Static).update("Esc · ? · l · q")
+        self.query_one("#keys", Static).update(tr(self.lang, "keys_rules"))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("escape", "r"):

@@ -120,7 +120,7 @@ _EN: dict[str, str] = {
     "ev_lobby_turned": "{name} turned {cards} onto the lobby from pile {pile}",
     "ev_played": "{name} played {cards}",
     "ev_passed": "{name} passed",
-    "ev_trick_taken": "{name} took {cards}: {score} points",
+    "ev_trick_taken": "{name} took {cards}, scoring {score}",
     "ev_lobby_discarded": "nobody played onto {cards}: it is discarded",
     "ev_drew": "{name} drew {cards} from pile {pile}",
     "ev_drew_hidden": "{name} drew from pile {pile}",
@@ -133,7 +133,7 @@ _EN: dict[str, str] = {
 Enter        play the picked cards onto the lobby
 Esc          clear the picked cards
 p            pass
-s h d c      choose a pile (♠ ♥ ♦ ♣) to deal, turn a lobby card or draw
+s h d c      choose a pile (♠ ♥ ♦ ♣): deal, turn a lobby card, draw
 t            hint: what the bot would do in your place
 r            the rules (C1…C17)
 l            language: English / українська
@@ -208,6 +208,7 @@ wrap round: … Q K A 2 3 … The others race at the speeds you chose.""",
 
 Enter        go on to the next round (or close the result)
 ? r l q      help, rules, language, quit""",
+    "keys_rules": "Esc back  ↑ ↓ PgUp PgDn scroll  ? help  l мова: українська  q quit",
     "help_rules": """Rules — keys
 
 ↑ ↓ PgUp PgDn   scroll
@@ -361,6 +362,7 @@ q            вихід (запис гри зберігає --save FILE)
 
 Enter        до наступного раунду (або закрити результат)
 ? r l q      довідка, правила, мова, вихід""",
+    "keys_rules": "Esc назад  ↑ ↓ PgUp PgDn гортати  ? довідка  l language: English  q вихід",
     "help_rules": """Правила — клавіші
 
 ↑ ↓ PgUp PgDn   гортати

@@ -24,7 +24,7 @@ from cardtable.cards import KIND_TEXT
 from cardtable.errors import IllegalMove
 from cardtable.games.spy import Event, SeatView, SpyView
 from cardtable.games.spy.actions import CALL, MAX_PILES, RESIGN, TURN
-from cardtable.tui.common import HelpScreen, TableApp, TableScreen, key_name
+from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
 from cardtable.tui.i18n import card_label, card_text, tr
 from cardtable.tui.spy_table import NoSuchPile, SpyTable
 
@@ -112,7 +112,7 @@ class SpyScreen(TableScreen):
         yield Static(id="title")
         yield Static(id="mine", classes="panel")
         yield Static(id="others", classes="panel")
-        yield Static(id="log")
+        yield TailLog(id="log")
         yield Static(id="status")
         yield Static(id="keys")
 
@@ -236,7 +236,7 @@ class SpyScreen(TableScreen):
         mine = seats[table.human] if seats else None
         self.query_one("#mine", Static).update(self.mine_text(mine))
         self.query_one("#others", Static).update(self.others_text(seats, view.totals))
-        self.query_one("#log", Static).update(self.log_text())
+        self.query_one("#log", TailLog).show(self.log_lines())
         status = Text(self.prompt(mine), style="bold")
         if self.status:
             status.append("\n" + self.status, style="")
@@ -317,11 +317,10 @@ class SpyScreen(TableScreen):
         out.append_text(self.seat_state(seat))
         return out
 
-    def log_text(self) -> Text:
+    def log_lines(self) -> list[str]:
+        """The newest moves at the table (every Spy event is public)."""
         events = [e for e in self.table.events[-_LOG_LINES:] if e.kind not in ("deal", "reveal")]
-        lines = [self.event_line(e) for e in events]
-        height = max(1, self.query_one("#log", Static).size.height)
-        return Text("\n".join(lines[-height:]))
+        return [self.event_line(e) for e in events]
 
     def event_line(self, event: Event) -> str:
         lang = self.lang
