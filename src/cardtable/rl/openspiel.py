@@ -241,6 +241,26 @@ class CandidateSpielGame(pyspiel.Game):  # type: ignore[misc]
         options = self.cardtable_options
         return 1 + options.deals * 52 * options.decks
 
+    def state_from(self, engine: CandidateState) -> CandidateSpielState:
+        """The OpenSpiel state of an engine match with this game's options: the lot,
+        every deal's piles and moves, replayed through :meth:`apply_action`, so the
+        state's ``history()`` is complete."""
+        if engine.options != self.cardtable_options:
+            raise ValueError(f"options differ: {engine.options} vs {self.cardtable_options}")
+        state = self.new_initial_state()
+        deals = [(d.dealer, d.piles, d.moves) for d in engine.history]
+        if not engine.is_terminal():
+            deals.append((engine.dealer, engine.piles, tuple(engine.moves)))
+        first_dealer = deals[0][0]
+        state.apply_action(first_dealer)
+        for _dealer, piles, moves in deals:
+            for pile in piles:
+                for kind in pile:
+                    state.apply_action(kind)
+            for action in moves:
+                state.apply_action(action)
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> _CandidateObserver:
