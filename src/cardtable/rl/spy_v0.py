@@ -184,7 +184,8 @@ class SpyRaceEnv(gymnasium.Env[dict[str, Any], Any]):
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Make seat 0's move ``action`` (a local id); ValueError if it is illegal."""
         state = self.state_now
-        if state.is_terminal() or state.position(0).moves >= self.max_moves:
+        seat = state.position(0)
+        if seat.called or seat.blocked or seat.resigned or seat.moves >= self.max_moves:
             raise ValueError("the race is over: call reset()")
         local = _local(action, 0, ACTIONS_PER_PLAYER)
         state.apply(local)  # IllegalMove (a ValueError) says why; nothing changes then
