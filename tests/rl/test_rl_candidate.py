@@ -34,9 +34,7 @@ def play_out(env: Any, seed: int, policy_seed: int) -> list[tuple[Any, ...]]:
             action = None
         else:
             action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-        trajectory.append(
-            (agent, observation["observation"].tobytes(), reward, terminated, action)
-        )
+        trajectory.append((agent, observation["observation"].tobytes(), reward, terminated, action))
         env.step(action)
     return trajectory
 

@@ -94,7 +94,7 @@ def test_chance_deals_suit_piles_card_by_card_c3() -> None:
         state.apply_action(rng.choices(kinds, probs)[0])
     assert state.current_player() == 1
     assert state.engine.dealer == 1
-    assert sorted(state.engine.pile(2)) == sorted([k for k in range(26, 39)] * 2)
+    assert sorted(state.engine.pile(2)) == sorted(list(range(26, 39)) * 2)
 
 
 def test_illegal_decision_raises_and_changes_nothing() -> None:

@@ -65,11 +65,12 @@ def test_race_same_seed_same_whole_race() -> None:
 
 def test_race_reward_is_minus_one_a_move_and_giving_up_costs_the_clock() -> None:
     env = spy_v0.SpyRaceEnv(max_moves=40)
-    observation, _ = env.reset(seed=2)
+    env.reset(seed=2)
     _, reward, terminated, truncated, _ = env.step(TURN)
     assert (reward, terminated, truncated) == (-1.0, False, False)
-    observation, reward, terminated, truncated, _ = env.step(RESIGN)  # S13
-    assert terminated and not truncated
+    _observation, reward, terminated, truncated, _ = env.step(RESIGN)  # S13
+    assert terminated
+    assert not truncated
     assert reward == -1.0 - (40 - 2)
     with pytest.raises(ValueError, match="over"):
         env.step(TURN)
@@ -134,7 +135,7 @@ def table_out(env: Any, seed: int, policy_seed: int, steps: int = 3000) -> list[
         for agent in env.agents:
             legal = np.flatnonzero(observations[agent]["action_mask"]).tolist()
             actions[agent] = int(rng.choice([a for a in legal if a != RESIGN]))
-        observations, rewards, terminations, truncations, _ = env.step(actions)
+        observations, rewards, terminations, _truncations, _ = env.step(actions)
         trajectory.append((actions, sorted(rewards.items()), sorted(terminations.items())))
     return trajectory
 
