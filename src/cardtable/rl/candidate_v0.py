@@ -39,7 +39,8 @@ id                      move
 
 The space is large but sparse: only 13,517 ids can ever be legal with one deck (24,177
 with two, 29,533 with three; the other ids are runs past the ace or repeat a card), and
-a position offers from 1 to a few dozen; the mask makes it workable.
+a position offers few: 2.1 on average and at most 65 in 150 random one-deck deals. The
+mask makes the space workable.
 
 Rewards: 0 on every move; when the match ends, +1 to the winner and −1 to the loser,
 0 each on a draw (C17), as :meth:`CandidateState.returns`.
