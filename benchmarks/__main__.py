@@ -1,11 +1,11 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy, bots)."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy, bots, rl)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "bots")
+BENCHMARKS = ("candidate", "spy", "bots", "rl")
 
 
 def main(argv: list[str]) -> int:
