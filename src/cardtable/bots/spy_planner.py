@@ -4,11 +4,18 @@ The player does not know the cards under the points-pile top nor, before the fir
 time the waste is turned over, the racing deck's order (S4-S5). The planner samples
 ``iterations`` complete worlds consistent with what it knows
 (:meth:`SpyInfo.sample_world`), and in each world measures, for every candidate move,
-the shortest race to the call after it (A*, :mod:`cardtable.bots.spy_search`). A move's
-value is minus the expected number of moves to the call, the move itself included;
-every move is judged on the same sampled worlds, so their differences are not blurred
-by sampling noise. A world where no call can be reached counts as
-:data:`NO_CALL_PENALTY` moves.
+the shortest race to the call after it (:func:`~cardtable.bots.spy_search.race_moves`,
+A* over "turn to a stock card, then play it" steps, at most ``node_limit`` expansions;
+beyond that its lower bound stands in). A move's value is minus the expected number
+of moves to the call, the move itself included; every move is judged on the same
+sampled worlds, so their differences are not blurred by sampling noise. A world where
+no call can be reached counts as :data:`NO_CALL_PENALTY` moves.
+
+Each sampled world shows the racing deck's order to its search, so in every world a
+turn looks as cheap as the nearest useful card: averaged over worlds, "turn and see"
+is overrated against placing a points card now. The planner therefore keeps the greedy
+move unless another saves :data:`MARGIN` moves, and a turn must save
+:data:`WAIT_MARGIN` moves to displace a points-card placement.
 
 Forced situations need no search: a call is made at once; a single sensible move is
 made at once; a blocked player resigns (S12).

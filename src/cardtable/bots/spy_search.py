@@ -268,9 +268,10 @@ class RaceCount(NamedTuple):
 
 def race_moves(state: RaceState, node_limit: int = 50_000) -> RaceCount:
     """The fewest moves from ``state`` to the call (the call included): A* over steps.
-    The bound — one move per points card left and one for the call, one more when the
-    points-pile top fits no pile and no pile can be opened — never overestimates and
-    never drops by more than a step costs, so the first call reached is the shortest.
+    The bound — one move per points card left, one for the call, and one per waste card
+    that must still be played (:data:`COVER` of the ranks of the points cards that fit
+    neither a pile top now nor a points card before them, less the free pile slots) —
+    never overestimates, so the first call reached is the shortest.
     A points-pile top that fits no pile, with no pile to open and no card left in the
     stock that could ever go under it, ends that branch (S12 and more: it never moves).
     """
