@@ -12,6 +12,7 @@ from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
+from cardtable.bots.spy_search import race_moves, race_state
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
@@ -42,8 +43,9 @@ def ismcts_rate(positions: int = 7, iterations: int = 2000) -> list[float]:
     return rates
 
 
-def spy_rates(deals: int = 40) -> tuple[float, float]:
-    """Oracle searches per second and planner races per second (two-player deals)."""
+def spy_rates(deals: int = 40) -> tuple[float, float, float]:
+    """Oracle searches, planner step searches (``race_moves``) and planner races per
+    second (two-player deals)."""
     positions = [
         Position.deal(0, deal_cards(seed=s, round_number=1, players=2, full_decks=False)[0])
         for s in range(deals)
@@ -53,11 +55,15 @@ def spy_rates(deals: int = 40) -> tuple[float, float]:
     for pos in positions:
         oracle.race(pos)
     oracle_rate = deals / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for pos in positions:
+        race_moves(race_state(pos))
+    step_rate = deals / (time.perf_counter() - start)
     planner = PlannerBot(0, iterations=8)
     start = time.perf_counter()
     for pos in positions:
         solo_race(planner, pos)
-    return oracle_rate, deals / (time.perf_counter() - start)
+    return oracle_rate, step_rate, deals / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -68,8 +74,11 @@ def main() -> None:
         f"{statistics.median(rates):,.0f} simulations/s over {len(rates)} mid-deal positions "
         f"(min {min(rates):,.0f}, max {max(rates):,.0f}); goal 10,000"
     )
-    oracle, planner = spy_rates()
-    print(f"  spy oracle: {oracle:,.0f} shortest races/s; planner:8 {planner:,.1f} races/s")
+    oracle, step, planner = spy_rates()
+    print(
+        f"  spy oracle: {oracle:,.0f} shortest races/s (A* by moves), {step:,.0f}/s (A* by "
+        f"steps); planner:8 {planner:,.1f} races/s"
+    )
 
 
 if __name__ == "__main__":

@@ -364,6 +364,9 @@ def analyse(
         typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    deals: Annotated[
+        int, typer.Option(help="Summarise this many deals from --seed on (means, gaps, CIs).")
+    ] = 1,
 ) -> None:
     """The oracle's shortest race for a deal beside each bot's race on the same cards."""
     try:
@@ -377,6 +380,7 @@ def analyse(
             options=_game_options(option),
             as_json=as_json,
             stdout=out,
+            deals=deals,
         )
     except CardtableError as exc:
         raise _fail(str(exc)) from None

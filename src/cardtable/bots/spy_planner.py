@@ -4,11 +4,18 @@ The player does not know the cards under the points-pile top nor, before the fir
 time the waste is turned over, the racing deck's order (S4-S5). The planner samples
 ``iterations`` complete worlds consistent with what it knows
 (:meth:`SpyInfo.sample_world`), and in each world measures, for every candidate move,
-the shortest race to the call after it (A*, :mod:`cardtable.bots.spy_search`). A move's
-value is minus the expected number of moves to the call, the move itself included;
-every move is judged on the same sampled worlds, so their differences are not blurred
-by sampling noise. A world where no call can be reached counts as
-:data:`NO_CALL_PENALTY` moves.
+the shortest race to the call after it (:func:`~cardtable.bots.spy_search.race_moves`,
+A* over "turn to a stock card, then play it" steps, at most ``node_limit`` expansions;
+beyond that its lower bound stands in). A move's value is minus the expected number
+of moves to the call, the move itself included; every move is judged on the same
+sampled worlds, so their differences are not blurred by sampling noise. A world where
+no call can be reached counts as :data:`NO_CALL_PENALTY` moves.
+
+Each sampled world shows the racing deck's order to its search, so in every world a
+turn looks as cheap as the nearest useful card: averaged over worlds, "turn and see"
+is overrated against placing a points card now. The planner therefore keeps the greedy
+move unless another saves :data:`MARGIN` moves, and a turn must save
+:data:`WAIT_MARGIN` moves to displace a points-card placement.
 
 Forced situations need no search: a call is made at once; a single sensible move is
 made at once; a blocked player resigns (S12).
@@ -21,8 +28,8 @@ import math
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
 from cardtable.bots.spy_common import PREFERENCE, SpyInfo
 from cardtable.bots.spy_greedy import _public_position
-from cardtable.bots.spy_search import greedy_local, greedy_race, shortest_race
-from cardtable.games.spy.actions import CALL, RESIGN
+from cardtable.bots.spy_search import greedy_local, race_moves, race_state
+from cardtable.games.spy.actions import CALL, OPEN_POINTS, PLACE_POINTS, RESIGN, TURN
 
 __all__ = ["NO_CALL_PENALTY", "PlannerBot"]
 
@@ -32,6 +39,12 @@ NO_CALL_PENALTY = 60
 #: How many moves another move must be expected to save to be preferred to greedy's.
 MARGIN = 0.5
 
+#: The larger saving a turn must promise to be preferred to placing a points card.
+WAIT_MARGIN = 3.0
+
+_PROGRESS = frozenset((*range(PLACE_POINTS, PLACE_POINTS + 6), OPEN_POINTS))
+_WAITING = frozenset((TURN,))
+
 
 class PlannerBot:
     """Look-ahead over sampled racing-deck orders (module docstring)."""
@@ -39,8 +52,17 @@ class PlannerBot:
     name = "planner"
     game = "spy"
 
-    def __init__(self, seed: int = 0, iterations: int = 8, node_limit: int = 4000) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 8,
+        node_limit: int = 300,
+        margin: float = MARGIN,
+        wait_margin: float = WAIT_MARGIN,
+    ) -> None:
         self.seed = seed
+        self.wait_margin = wait_margin
+        self.margin = margin
         self.budget = Budget(iterations)
         self.node_limit = node_limit
 
@@ -71,11 +93,8 @@ class PlannerBot:
                     if child.blocked:
                         totals[local] += NO_CALL_PENALTY
                         continue
-                    if self.node_limit:
-                        found = shortest_race(child, self.node_limit)
-                        moves = found.moves
-                    else:
-                        moves = greedy_race(child)
+                    count = race_moves(race_state(child), self.node_limit)
+                    moves = count.moves if count.proven else count.bound
                     totals[local] += 1 + (NO_CALL_PENALTY if moves is None else moves)
             visits = self.budget.iterations
             costs = {m: t / visits for m, t in totals.items()}
@@ -97,6 +116,10 @@ class PlannerBot:
         analysis = self.analyse(info)
         default = info.action(greedy_local(_public_position(info), info.stalled))
         by_action = {m.action: m.value for m in analysis.moves}
-        if analysis.best.value - by_action.get(default, -math.inf) < MARGIN:
+        best = analysis.best.action
+        margin = self.margin
+        if best - info.action(0) in _WAITING and default - info.action(0) in _PROGRESS:
+            margin = self.wait_margin
+        if analysis.best.value - by_action.get(default, -math.inf) < margin:
             return default
-        return analysis.best.action
+        return best

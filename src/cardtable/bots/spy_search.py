@@ -17,11 +17,23 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from cardtable.games.spy.actions import CALL, MAX_PILES, RESIGN, TURN
 from cardtable.games.spy.position import FITS, Position
 
-__all__ = ["RaceSearch", "greedy_local", "greedy_race", "heuristic", "shortest_race"]
+__all__ = [
+    "COVER",
+    "RaceCount",
+    "RaceSearch",
+    "RaceState",
+    "greedy_local",
+    "greedy_race",
+    "heuristic",
+    "race_moves",
+    "race_state",
+    "shortest_race",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,3 +203,190 @@ def greedy_race(pos: Position, cap: int = 300) -> int | None:
         if node.blocked:
             return None
     return None
+
+
+# --- Fast exact search over "turn to a card, then play it" steps -------------------------
+#
+# Turning changes nothing but which stock card is on top of the waste, and a points-pile
+# placement commutes with turns, so some shortest race has every run of turns directly
+# before a waste card is played. The search below therefore moves in steps: play the
+# points-pile top (1 move), or turn until stock card ``j`` is the waste top and play it
+# (the turns + 1 moves). The stock is the waste (bottom first) followed by the racing
+# deck (top first): turning walks along it and, at its end, starts again from its
+# first card (S9), so its order never changes; played cards simply leave it.
+
+
+def _cover(ranks: int) -> int:
+    """The fewest ranks whose neighbours (S6) include every rank in bitmask ``ranks``.
+
+    Rank ``w`` has neighbours ``w - 1`` and ``w + 1``: stepping by two around the 13
+    ranks visits every rank once, so the ranks form one cycle in which each card's
+    two neighbours are consecutive; a run of ``n`` ranks needs ``ceil(n / 2)`` cards.
+    """
+    if ranks == (1 << 13) - 1:
+        return 7
+    cycle = [(2 * i) % 13 for i in range(13)]
+    start = next(i for i in range(13) if not ranks >> cycle[i] & 1)
+    count = run = 0
+    for step in range(1, 14):
+        if ranks >> cycle[(start + step) % 13] & 1:
+            run += 1
+        else:
+            count += (run + 1) // 2
+            run = 0
+    return count
+
+
+#: ``COVER[mask]``: :func:`_cover` for every 13-bit rank mask.
+COVER: tuple[int, ...] = tuple(_cover(m) for m in range(1 << 13))
+
+#: A stock/points state for :func:`race_moves`: points ranks (next first), pile-top
+#: ranks, stock ranks in turn order, and how many of the stock's cards are on the waste.
+RaceState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+
+
+def race_state(pos: Position) -> RaceState:
+    """The parts of ``pos`` a race depends on: ranks only (S6: suits never matter)."""
+    waste = pos.waste
+    return (
+        tuple(k % 13 for k in reversed(pos.points)),
+        tuple(pos.tops),
+        tuple(k % 13 for k in waste) + tuple(k % 13 for k in reversed(pos.deck)),
+        len(waste),
+    )
+
+
+class RaceCount(NamedTuple):
+    """What :func:`race_moves` found: ``moves`` to the call (the call included), None
+    when there is no way to the call; ``proven`` False when the search ran out of
+    expansions first, ``moves`` then None and ``bound`` a lower bound on them."""
+
+    moves: int | None
+    proven: bool
+    bound: int
+
+
+def race_moves(state: RaceState, node_limit: int = 50_000) -> RaceCount:
+    """The fewest moves from ``state`` to the call (the call included): A* over steps.
+    The bound — one move per points card left, one for the call, and one per waste card
+    that must still be played (:data:`COVER` of the ranks of the points cards that fit
+    neither a pile top now nor a points card before them, less the free pile slots) —
+    never overestimates, so the first call reached is the shortest.
+    A points-pile top that fits no pile, with no pile to open and no card left in the
+    stock that could ever go under it, ends that branch (S12 and more: it never moves).
+    """
+    points, tops0, seq, waste_count = state
+    total = len(points)
+    present = (1 << len(seq)) - 1
+    q0 = (present & ((1 << waste_count) - 1)).bit_length()
+    # For each rank, the stock positions holding one of its two neighbours (S6).
+    near = [0] * 13
+    for j, rank in enumerate(seq):
+        for r in ((rank + 1) % 13, (rank - 1) % 13):
+            near[r] |= 1 << j
+    fits = FITS
+    start_tops = tuple(sorted(tops0))
+    seen: dict[tuple[int, tuple[int, ...], int, int], int] = {}
+    frontier: list[tuple[int, int, int, tuple[int, ...], int, int]] = []
+
+    # For each points card, the ranks of the points cards that could be placed on it.
+    extra_cache: dict[tuple[int, int], int] = {}
+
+    def extra(k: int, need: int, free: int) -> int:
+        """Waste cards that must still be played: each points card fitting neither a
+        pile top now nor a points card before it needs a waste card beside it (one
+        waste rank serves its two neighbours) unless it opens a free pile."""
+        lonely = extra_cache.get((k, need))
+        if lonely is None:
+            lonely = 0
+            earlier = need
+            for m in range(k, total):
+                rank = points[m]
+                if not earlier >> rank & 1:
+                    lonely |= 1 << rank
+                earlier |= fits[rank]
+            lonely = extra_cache[(k, need)] = COVER[lonely]
+        return lonely - free if lonely > free else 0
+
+    def push(g: int, k: int, tops: tuple[int, ...], mask: int, q: int) -> None:
+        key = (k, tops, mask, q)
+        if seen.get(key, 1 << 30) <= g:
+            return
+        seen[key] = g
+        if k == total:
+            heapq.heappush(frontier, (g + 1, -g, k, tops, mask, q))
+            return
+        rank = points[k]
+        need = 0
+        for top in tops:
+            need |= fits[top]
+        if not need >> rank & 1 and len(tops) == MAX_PILES and not near[rank] & mask:
+            return  # nothing can ever go under the points-pile top
+        bound = g + total - k + 1 + extra(k, need, MAX_PILES - len(tops))
+        heapq.heappush(frontier, (bound, -g, k, tops, mask, q))
+
+    push(0, 0, start_tops, present, q0)
+    start_bound = frontier[0][0] if frontier else 0
+    nodes = 0
+    while frontier:
+        bound, neg_g, k, tops, mask, q = heapq.heappop(frontier)
+        g = -neg_g
+        if seen.get((k, tops, mask, q), -1) < g:
+            continue  # a shorter way here was found after this entry was pushed
+        if k == total:
+            return RaceCount(g + 1, True, g + 1)  # the call
+        if nodes >= node_limit:
+            return RaceCount(None, False, max(bound, start_bound))
+        nodes += 1
+        need = 0
+        for top in tops:
+            need |= fits[top]
+        free = len(tops) < MAX_PILES
+        rank = points[k]
+        # Play the points-pile top: onto each distinct fitting top, or a new pile.
+        if need >> rank & 1:
+            done = 0
+            for i, top in enumerate(tops):
+                if fits[top] >> rank & 1 and not done >> top & 1:
+                    done |= 1 << top
+                    push(g + 1, k + 1, tuple(sorted((*tops[:i], rank, *tops[i + 1 :]))), mask, q)
+        if free:
+            push(g + 1, k + 1, tuple(sorted((*tops, rank))), mask, q)
+        # Turn to stock card j and play it. Turn order: the waste top (no turn), the
+        # deck's cards, then from the stock's first card again.
+        if not mask:
+            continue
+        below = mask & ((1 << q) - 1)
+        above = mask & ~((1 << q) - 1)
+        order: list[int] = []
+        if below:
+            order.append(below.bit_length() - 1)
+        bits = above
+        while bits:
+            low = bits & -bits
+            order.append(low.bit_length() - 1)
+            bits ^= low
+        bits = below & ~(1 << (below.bit_length() - 1)) if below else 0
+        while bits:
+            low = bits & -bits
+            order.append(low.bit_length() - 1)
+            bits ^= low
+        turns = 0 if below else 1
+        for j in order:
+            card = seq[j]
+            if need >> card & 1 or free:
+                rest = mask & ~(1 << j)
+                nq = (rest & ((1 << j) - 1)).bit_length()
+                cost = g + turns + 1
+                if need >> card & 1:
+                    done = 0
+                    for i, top in enumerate(tops):
+                        if fits[top] >> card & 1 and not done >> top & 1:
+                            done |= 1 << top
+                            push(
+                                cost, k, tuple(sorted((*tops[:i], card, *tops[i + 1 :]))), rest, nq
+                            )
+                if free:
+                    push(cost, k, tuple(sorted((*tops, card))), rest, nq)
+            turns += 1
+    return RaceCount(None, True, 1 << 30)
