@@ -90,6 +90,7 @@ def main() -> None:
     game = load_openspiel_game("solitaire")
 
     def solitaire(_: int) -> Any:
+        assert game is not None  # only called when open_spiel is installed
         return game.new_initial_state()
 
     random_playouts(spy_state, GAMES // 10)  # warm-up
