@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy.engine import make_url
 from server_fakegame import fake_games
 from server_helpers import Api, ServerThread
 
 from cardtable.server.app import create_app
 from cardtable.server.bots import BotBook
 from cardtable.server.runtime import Settings
+from cardtable.server.storage import database_url
 
 #: Fast bots and short absences, so tests run in seconds.
 FAST = {
@@ -39,6 +44,39 @@ def api(fake_server: ServerThread) -> Api:
     return Api(fake_server.base)
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "cardtable.db"
+PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _pg_admin() -> Any:
+    import psycopg
+
+    return psycopg.connect(database_url(PG_URL).replace("+psycopg", ""), autocommit=True,
+                           connect_timeout=3)
+
+
+@pytest.fixture(scope="session")
+def pg_available() -> bool:
+    try:
+        with _pg_admin():
+            return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_available: bool) -> Iterator[str]:
+    """A fresh empty database: a SQLite file, or a new PostgreSQL database per test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'cardtable.db'}"
+        return
+    if not pg_available:
+        pytest.skip(f"no PostgreSQL answers at {PG_URL} (set CARDTABLE_TEST_PG_URL)")
+    name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
+    with _pg_admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with _pg_admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

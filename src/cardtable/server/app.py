@@ -77,6 +77,7 @@ def create_app(
         hub = Hub(storage, offered, book, settings)
         await hub.start()
         state["hub"] = hub
+        _app.state.hub = hub
         try:
             yield
         finally:
