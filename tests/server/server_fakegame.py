@@ -123,7 +123,7 @@ class FakeKind:
         self.max_seats = 4
 
     def check_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        unknown = set(options) - {"hand"}
+        unknown = set(options) - {"hand", "realtime"}
         if unknown:
             raise BadOptions(f"unknown option {sorted(unknown)[0]!r}")
         hand = options.get("hand", 3)
