@@ -9,21 +9,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.engine import make_url
 from server_fakegame import fake_games
 from server_helpers import Api, ServerThread
+from sqlalchemy.engine import make_url
 
 from cardtable.server.app import create_app
 from cardtable.server.bots import BotBook
 from cardtable.server.runtime import Settings
 from cardtable.server.storage import database_url
 
-#: Fast bots and short absences, so tests run in seconds.
-FAST = {
-    "grace_seconds": 0.5,
-    "bot_turn_delay": 0.0,
-    "bot_speeds": {"easy": 20.0, "medium": 40.0, "hard": 80.0},
-}
+
+def fast_settings() -> Settings:
+    """Fast bots and short absences, so tests run in seconds."""
+    return Settings(
+        grace_seconds=0.5,
+        bot_turn_delay=0.0,
+        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,10 @@ def fake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
     """The server hosting the test games (``fake`` by turns, ``fakerace`` a race)."""
     db = tmp_path_factory.mktemp("db") / "fake.db"
     app = create_app(
-        f"sqlite:///{db}", games=fake_games(), bots=BotBook(), settings=Settings(**FAST),
+        f"sqlite:///{db}",
+        games=fake_games(),
+        bots=BotBook(),
+        settings=fast_settings(),
         static_dir=None,
     )
     server = ServerThread(app).start()
@@ -50,8 +55,9 @@ PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.
 def _pg_admin() -> Any:
     import psycopg
 
-    return psycopg.connect(database_url(PG_URL).replace("+psycopg", ""), autocommit=True,
-                           connect_timeout=3)
+    return psycopg.connect(
+        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
+    )
 
 
 @pytest.fixture(scope="session")

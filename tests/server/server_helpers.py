@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ class ServerThread:
     """uvicorn serving ``app`` in a thread of this process."""
 
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.port = free_port()
         config = uvicorn.Config(
             app,
@@ -78,7 +79,13 @@ class ServerProcess:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE / "server_launch.py"), self.db_url, str(self.port), *self.args],
+            [
+                sys.executable,
+                str(HERE / "server_launch.py"),
+                self.db_url,
+                str(self.port),
+                *self.args,
+            ],
             env=env,
         )
         wait_healthy(self.base, proc=self.proc)
@@ -173,7 +180,8 @@ class Client:
         self, move: str, *, version: int | None = None, move_id: str | None = None
     ) -> dict[str, Any]:
         """Send a move and wait for its answer (ack, resync or error)."""
-        assert self.token is not None and self.state is not None
+        assert self.token is not None
+        assert self.state is not None
         move_id = move_id or f"m{next(_ids)}"
         self.send(
             {
@@ -230,7 +238,7 @@ class Api:
 
 
 @contextlib.contextmanager
-def clients(base: str, table_id: str, tokens: list[str | None]) -> Iterator[list[Client]]:
+def clients(base: str, table_id: str, tokens: Sequence[str | None]) -> Iterator[list[Client]]:
     opened = [Client(base, table_id, token) for token in tokens]
     try:
         yield opened

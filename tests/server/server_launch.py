@@ -14,7 +14,11 @@ from cardtable.server.runtime import Settings
 def main() -> None:
     db, port = sys.argv[1], int(sys.argv[2])
     real = "real" in sys.argv[3:]
-    settings = Settings(grace_seconds=0.5, bot_turn_delay=0.0, bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0})
+    settings = Settings(
+        grace_seconds=0.5,
+        bot_turn_delay=0.0,
+        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+    )
     if real:
         app = create_app(db, settings=settings, static_dir=None)
     else:

@@ -21,10 +21,22 @@ def test_when_time_runs_out_a_bot_moves_for_the_player(fake_server: ServerThread
         ann.hello()
         bob.hello()
         # Nobody moves: Ann's clock runs out, a bot plays for her, then Bob's runs out...
-        bob.wait_for(lambda m: m["type"] == "update" and m["event"].get("source") == "clock"
-                     and m["event"]["seat"] == 0, timeout=5)
-        bob.wait_for(lambda m: m["type"] == "update" and m["event"].get("source") == "clock"
-                     and m["event"]["seat"] == 1, timeout=5)
+        bob.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m["event"].get("source") == "clock"
+                and m["event"]["seat"] == 0
+            ),
+            timeout=5,
+        )
+        bob.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m["event"].get("source") == "clock"
+                and m["event"]["seat"] == 1
+            ),
+            timeout=5,
+        )
         assert bob.state is not None
         assert bob.state["clocks"] is not None
         assert all(0 <= c <= 1.0 for c in bob.state["clocks"])
@@ -46,12 +58,15 @@ def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(
             lambda m: m["type"] == "update" and m["state"]["seats"][0]["substituted"], timeout=5
         )
         assert seat_event["event"]["kind"] == "seat"
-        bob.wait_for(lambda m: m["type"] == "update" and m["event"].get("source") == "substitute",
-                     timeout=5)
-        assert bob.state is not None and bob.state["to_move"] == 1
+        bob.wait_for(
+            lambda m: m["type"] == "update" and m["event"].get("source") == "substitute", timeout=5
+        )
+        assert bob.state is not None
+        assert bob.state["to_move"] == 1
         assert bob.move(bob.state["legal_moves"][0])["type"] == "ack"
-        bob.wait_for(lambda m: m["type"] == "update" and m["event"].get("source") == "substitute",
-                     timeout=5)
+        bob.wait_for(
+            lambda m: m["type"] == "update" and m["event"].get("source") == "substitute", timeout=5
+        )
         # Ann comes back: the seat is hers again and the bot stops.
         ann = Client(fake_server.base, table_id, tokens[0])
         try:
@@ -76,7 +91,8 @@ def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, a
     table_id, tokens = api.seat_players("fakerace", ["Ann"], bots=["hard"], options={"hand": 5})
     with clients(fake_server.base, table_id, tokens) as (ann,):
         ann.hello()
-        assert ann.state is not None and ann.state["to_move"] == "anyone"
+        assert ann.state is not None
+        assert ann.state["to_move"] == "anyone"
         # Ann races: her moves never go stale because of the bot's.
         version = ann.state["version"]
         for move in list(ann.state["legal_moves"]):
@@ -87,6 +103,7 @@ def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, a
         bot_counts = [
             m["state"]["view"]["counts"][1] for m in ann.received if m["type"] == "update"
         ]
-        assert bot_counts[0] > 0 and bot_counts[-1] == 0
+        assert bot_counts[0] > 0
+        assert bot_counts[-1] == 0
         assert len(set(bot_counts)) == 6  # Ann saw each of the bot's five moves
         assert len(moves_by(ann, "bot")) == 5

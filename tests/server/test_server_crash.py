@@ -10,13 +10,14 @@ import json
 from typing import Any
 
 import httpx
-from server_helpers import Api, Client, ServerProcess, clients
+from server_helpers import Api, ServerProcess, clients
 
 
 def views_hash(states: list[dict[str, Any]]) -> str:
     """What every seat and a spectator see (presence flags and version left out)."""
-    text = json.dumps([s["view"] for s in states] + [[s["legal_moves"] for s in states]],
-                      sort_keys=True)
+    text = json.dumps(
+        [s["view"] for s in states] + [[s["legal_moves"] for s in states]], sort_keys=True
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -25,7 +26,7 @@ def test_killed_server_resumes_every_table_with_no_acknowledged_move_lost(db_url
     try:
         api = Api(server.base)
         table_id, tokens = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 6})
-        race_id, race_tokens = api.seat_players("fakerace", ["Cy", "Di"], options={"hand": 2})
+        race_id, _race_tokens = api.seat_players("fakerace", ["Cy", "Di"], options={"hand": 2})
         acked: list[tuple[int, str]] = []
         with clients(server.base, table_id, [*tokens, None]) as (ann, bob, eve):
             for c in (ann, bob, eve):
@@ -49,8 +50,15 @@ def test_killed_server_resumes_every_table_with_no_acknowledged_move_lost(db_url
             last = players[ann.state["to_move"]]
             assert last.state is not None
             in_flight = last.state["legal_moves"][0]
-            last.send({"type": "move", "token": last.token, "version": last.state["version"],
-                       "move_id": "in-flight", "move": in_flight})
+            last.send(
+                {
+                    "type": "move",
+                    "token": last.token,
+                    "version": last.state["version"],
+                    "move_id": "in-flight",
+                    "move": in_flight,
+                }
+            )
             server.kill()
         server.start()  # same port, same database
         api = Api(server.base)

@@ -52,8 +52,10 @@ def fake_hidden(session: Any, seat: int | None) -> set[str]:
 
 
 @pytest.mark.parametrize("game", ["fake", "fakerace"])
-def test_no_message_ever_holds_a_hidden_card(fake_server: ServerThread, api: Api, game: str) -> None:
-    hub = fake_server.server.config.app.state.hub
+def test_no_message_ever_holds_a_hidden_card(
+    fake_server: ServerThread, api: Api, game: str
+) -> None:
+    hub = fake_server.app.state.hub
     rng = random.Random(7)
     total = 0
     for _ in range(12):

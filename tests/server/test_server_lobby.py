@@ -28,12 +28,15 @@ def test_tables_are_listed_and_a_seat_cannot_be_taken_twice(api: Api) -> None:
     assert table_id in {t["id"] for t in waiting}
     invite = created["invites"][0]["code"]
     seated = api.join(table_id, invite, "Ann")
-    assert seated["seat"] == 0 and len(seated["token"]) >= 16
+    assert seated["seat"] == 0
+    assert len(seated["token"]) >= 16
     assert seated["table"]["status"] == "playing"
     again = api.http.post(f"/api/tables/{table_id}/join", json={"invite": invite, "name": "Eve"})
-    assert again.status_code == 409 and again.json()["detail"]["code"] == "seat_taken"
+    assert again.status_code == 409
+    assert again.json()["detail"]["code"] == "seat_taken"
     info = api.table(table_id)
-    assert "token" not in str(info) and "invite" not in str(info)
+    assert "token" not in str(info)
+    assert "invite" not in str(info)
 
 
 def test_record_only_once_finished_then_rematch_and_ratings(
@@ -72,7 +75,8 @@ def test_record_only_once_finished_then_rematch_and_ratings(
 
 def test_health_and_openapi_document_every_route(api: Api) -> None:
     health = api.http.get("/api/health").json()
-    assert health["status"] == "ok" and "fake" in health["games"]
+    assert health["status"] == "ok"
+    assert "fake" in health["games"]
     spec = api.http.get("/openapi.json").json()
     for path, methods in spec["paths"].items():
         for method, operation in methods.items():

@@ -28,7 +28,8 @@ def test_full_turn_based_game_between_two_clients(fake_server: ServerThread, api
             acked.append(move)
         assert len(acked) == 6
         bob.drain()
-        assert bob.state is not None and bob.state["status"] == "finished"
+        assert bob.state is not None
+        assert bob.state["status"] == "finished"
         assert bob.state["result"]["totals"] == ann.state["result"]["totals"]
         record = api.http.get(f"/api/tables/{table_id}/record").json()
         assert record["moves"] == acked

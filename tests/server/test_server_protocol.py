@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -24,8 +25,9 @@ def test_stale_move_gets_a_resync_and_is_not_applied(fake_server: ServerThread, 
         assert ann.move(ann.state["legal_moves"][0])["type"] == "ack"
         bob.drain()
         assert bob.state is not None
-        assert ann.move(ann.state["legal_moves"][0] if ann.state["legal_moves"] else "play 2S",
-                        version=old)["type"] in ("resync", "error")
+        assert ann.move(
+            ann.state["legal_moves"][0] if ann.state["legal_moves"] else "play 2S", version=old
+        )["type"] in ("resync", "error")
         answer = bob.move(bob.state["legal_moves"][0], version=old)
         assert answer["type"] == "resync"
         assert answer["state"]["version"] == old + 1
@@ -73,7 +75,8 @@ def test_reconnect_resyncs_and_the_game_goes_on(fake_server: ServerThread, api: 
             assert bob.state is not None
             assert bob.move(bob.state["legal_moves"][0])["type"] == "ack"
             again.drain()
-            assert again.state is not None and again.state["to_move"] == 0
+            assert again.state is not None
+            assert again.state["to_move"] == 0
         finally:
             again.close()
 
@@ -83,11 +86,13 @@ def test_token_is_checked_on_every_message(fake_server: ServerThread, api: Api) 
     with clients(fake_server.base, table_id, [tokens[0], None]) as (ann, eve):
         assert ann.hello()["type"] == "welcome"
         spectator = eve.hello()
-        assert spectator["seat"] is None and spectator["state"]["view"]["hand"] is None
+        assert spectator["seat"] is None
+        assert spectator["state"]["view"]["hand"] is None
         assert ann.state is not None
         ann.token = tokens[1]  # Bob's token on Ann's connection
         answer = ann.move(ann.state["legal_moves"][0])
-        assert answer["type"] == "error" and answer["code"] == "bad_token"
+        assert answer["type"] == "error"
+        assert answer["code"] == "bad_token"
         eve.token = "x" * 20
         eve.state = ann.state
         assert eve.move("play 2S")["code"] == "bad_token"
@@ -118,6 +123,18 @@ def test_bad_messages_get_clear_errors(fake_server: ServerThread, api: Api) -> N
         assert ann.hello()["type"] == "welcome"  # the connection still works
 
 
+def read_all(client: Client, quiet: float) -> tuple[list[str | None], bool]:
+    """Error codes received until ``quiet`` seconds pass, and whether the server closed."""
+    codes: list[str | None] = []
+    try:
+        while True:
+            codes.append(client.recv(timeout=quiet).get("code"))
+    except TimeoutError:
+        return codes, False
+    except ConnectionClosed:
+        return codes, True
+
+
 def test_rate_limit_per_connection_does_not_disturb_others(
     fake_server: ServerThread, api: Api
 ) -> None:
@@ -126,10 +143,7 @@ def test_rate_limit_per_connection_does_not_disturb_others(
         bob.hello()
         for _ in range(60):
             ann.send({"type": "ping"})
-        codes = []
-        with pytest.raises((TimeoutError, ConnectionClosed)):
-            while True:
-                codes.append(ann.recv(timeout=0.5).get("code"))
+        codes, _closed = read_all(ann, quiet=0.5)
         assert "rate_limited" in codes
         bob.send({"type": "ping"})
         assert bob.wait_for(lambda m: m["type"] == "pong")["version"] >= 0
@@ -139,12 +153,12 @@ def test_a_flood_closes_only_the_flooding_connection(fake_server: ServerThread, 
     table_id, tokens = api.seat_players("fake", ["Ann", "Bob"])
     with clients(fake_server.base, table_id, tokens) as (ann, bob):
         bob.hello()
-        with pytest.raises(ConnectionClosed):
+        with contextlib.suppress(ConnectionClosed):
             for _ in range(2000):
                 ann.send({"type": "ping"})
                 time.sleep(0)
-            while True:
-                ann.recv(timeout=2)
+        _codes, closed = read_all(ann, quiet=2)
+        assert closed
         bob.send({"type": "ping"})
         assert bob.wait_for(lambda m: m["type"] == "pong")
         assert httpx.get(fake_server.base + "/api/health").status_code == 200
@@ -154,7 +168,8 @@ def test_unknown_table_is_an_error_then_a_close(fake_server: ServerThread) -> No
     client = Client(fake_server.base, "no-such-table")
     try:
         message = client.recv()
-        assert message["type"] == "error" and message["code"] == "no_table"
+        assert message["type"] == "error"
+        assert message["code"] == "no_table"
         with pytest.raises(ConnectionClosed):
             client.recv(timeout=5)
     finally:
@@ -163,7 +178,9 @@ def test_unknown_table_is_an_error_then_a_close(fake_server: ServerThread) -> No
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 messages = st.one_of(

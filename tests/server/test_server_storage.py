@@ -14,8 +14,12 @@ from cardtable.server.table import Status, Table, TimeControl
 
 def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) -> Table:
     table = Table.create(
-        table_id=table_id, kind=FakeKind(), options={"hand": 2}, seed=5,
-        bot_levels=[None, None], invites=["a" * 12, "b" * 12],
+        table_id=table_id,
+        kind=FakeKind(),
+        options={"hand": 2},
+        seed=5,
+        bot_levels=[None, None],
+        invites=["a" * 12, "b" * 12],
         time_control=TimeControl(60_000, 1_000),
     )
     table.join("a" * 12, names[0], "token-" + names[0] * 4, now=0.0)
@@ -26,8 +30,9 @@ def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) 
 def play_one(storage: Storage, table: Table, move_id: str) -> None:
     seat = table.session.to_move() if table.session else None
     assert isinstance(seat, int)
-    answer = table.submit(seat, table.legal_moves(seat)[-1], version=table.version,
-                          move_id=move_id, now=1.0)
+    answer = table.submit(
+        seat, table.legal_moves(seat)[-1], version=table.version, move_id=move_id, now=1.0
+    )
     assert answer.entry is not None
     storage.write(Storage.append_move(table, answer.entry)).result(timeout=10)
 
@@ -55,12 +60,21 @@ def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> 
         row = stored.row
         tc = row["time_control"]
         copy = Table.restore(
-            table_id=row["id"], kind=FakeKind(), options=row["options"], seed=row["seed"],
-            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]), rated=row["rated"],
-            status=Status(row["status"]), version=row["version"], meta=row["meta"],
-            moves=stored.moves, rematch_of=row["rematch_of"], now=2.0,
+            table_id=row["id"],
+            kind=FakeKind(),
+            options=row["options"],
+            seed=row["seed"],
+            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]),
+            rated=row["rated"],
+            status=Status(row["status"]),
+            version=row["version"],
+            meta=row["meta"],
+            moves=stored.moves,
+            rematch_of=row["rematch_of"],
+            now=2.0,
         )
-        assert copy.session is not None and table.session is not None
+        assert copy.session is not None
+        assert table.session is not None
         assert state_hash(copy.session) == state_hash(table.session)
         assert copy.clocks_ms == table.clocks_ms
         assert copy.seat_of_token("token-" + "Ann" * 4) == 0
@@ -78,7 +92,8 @@ def test_finished_game_keeps_its_record_and_updates_ratings(db_url: str) -> None
         assert table.status is Status.FINISHED
         assert storage.read(Storage.load_unfinished) == []
         row = storage.read(lambda s: Storage.finished_table(s, "t1"))
-        assert row is not None and row["record"] is not None
+        assert row is not None
+        assert row["record"] is not None
         assert row["record"]["moves"] == [m.move for m in table.moves]
         board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
         assert {e["name"] for e in board} == {"Ann", "Bob"}

@@ -120,10 +120,12 @@ def test_clocks_run_for_the_seat_to_move_and_get_the_increment() -> None:
 def test_a_clock_move_restarts_the_flagged_clock_with_at_least_a_second() -> None:
     table = seated(tc=TimeControl(initial_ms=1_000, increment_ms=0))
     assert table.expired(1.5) == [0]
-    answer = table.submit(0, table.legal_moves(0)[0], version=None, move_id=None, now=1.5,
-                          source=Source.CLOCK)
+    answer = table.submit(
+        0, table.legal_moves(0)[0], version=None, move_id=None, now=1.5, source=Source.CLOCK
+    )
     assert answer.kind == "accepted"
-    assert table.clocks_ms is not None and table.clocks_ms[0] == 1000
+    assert table.clocks_ms is not None
+    assert table.clocks_ms[0] == 1000
 
 
 def test_in_a_race_every_clock_runs() -> None:
@@ -137,13 +139,23 @@ def test_restore_replays_the_moves_to_the_same_state() -> None:
     for _ in range(3):
         seat = table.session.to_move() if table.session else None
         assert isinstance(seat, int)
-        table.submit(seat, table.legal_moves(seat)[0], version=None, move_id=f"m{table.version}",
-                     now=1.0)
+        table.submit(
+            seat, table.legal_moves(seat)[0], version=None, move_id=f"m{table.version}", now=1.0
+        )
     assert table.session is not None
     copy = Table.restore(
-        table_id=table.id, kind=table.kind, options=table.options, seed=table.seed,
-        time_control=None, rated=True, status=table.status, version=table.version,
-        meta=table.meta(), moves=table.moves, rematch_of=None, now=5.0,
+        table_id=table.id,
+        kind=table.kind,
+        options=table.options,
+        seed=table.seed,
+        time_control=None,
+        rated=True,
+        status=table.status,
+        version=table.version,
+        meta=table.meta(),
+        moves=table.moves,
+        rematch_of=None,
+        now=5.0,
     )
     assert copy.session is not None
     assert state_hash(copy.session) == state_hash(table.session)
@@ -153,7 +165,8 @@ def test_restore_replays_the_moves_to_the_same_state() -> None:
     first = table.moves[0]
     assert first.move_id is not None
     repeat = copy.submit(first.seat, first.move, version=0, move_id=first.move_id, now=6.0)
-    assert repeat.kind == "accepted" and repeat.version == first.version
+    assert repeat.kind == "accepted"
+    assert repeat.version == first.version
     assert len(copy.moves) == 3
 
 

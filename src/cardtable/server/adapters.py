@@ -16,8 +16,8 @@ from typing import Any
 from cardtable.errors import BadOptions, CardtableError, IllegalMove
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
-from cardtable.games.spy.actions import player_of, text_to_action
 from cardtable.games.spy.actions import action_to_text as spy_text
+from cardtable.games.spy.actions import player_of, text_to_action
 from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions, check_player_count
 from cardtable.games.spy.state import SpyState
 from cardtable.server.bots import LEVELS, Bot, BotBook
@@ -184,9 +184,13 @@ class SpyKind:
         except (CardtableError, ValueError) as exc:
             raise BadOptions(str(exc)) from None
 
-    def create(self, *, seed: int, players: Sequence[str], options: Mapping[str, Any]) -> SpySession:
+    def create(
+        self, *, seed: int, players: Sequence[str], options: Mapping[str, Any]
+    ) -> SpySession:
         """A match whose rounds are dealt from ``seed``."""
-        return SpySession(SpyState.deal(list(players), seed=seed, options=SpyOptions.from_dict(options)))
+        return SpySession(
+            SpyState.deal(list(players), seed=seed, options=SpyOptions.from_dict(options))
+        )
 
 
 def default_games() -> dict[str, GameKind]:

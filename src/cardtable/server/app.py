@@ -217,7 +217,9 @@ def create_app(
             )
         return JSONResponse(
             row["record"],
-            headers={"Content-Disposition": f'attachment; filename="{row["game"]}-{table_id}.json"'},
+            headers={
+                "Content-Disposition": f'attachment; filename="{row["game"]}-{table_id}.json"'
+            },
         )
 
     @app.get("/api/ratings", summary="Leaderboard", tags=["ratings"])
@@ -284,19 +286,21 @@ def _finished_info(row: Mapping[str, Any]) -> TableInfo:
 
     seats = [Seat.from_dict(s).public() for s in row["meta"]["seats"]]
     tc = row["time_control"]
-    return TableInfo(
-        id=row["id"],
-        game=row["game"],
-        options=row["options"],
-        status=row["status"],
-        version=row["version"],
-        seats=seats,
-        time_control=(
-            {"initial": tc["initial_ms"] / 1000, "increment": tc["increment_ms"] / 1000}
-            if tc
-            else None
-        ),
-        rated=row["rated"],
-        rematch_of=row["rematch_of"],
-        rematch=row["meta"].get("rematch_id"),
+    return TableInfo.model_validate(
+        {
+            "id": row["id"],
+            "game": row["game"],
+            "options": row["options"],
+            "status": row["status"],
+            "version": row["version"],
+            "seats": seats,
+            "time_control": (
+                {"initial": tc["initial_ms"] / 1000, "increment": tc["increment_ms"] / 1000}
+                if tc
+                else None
+            ),
+            "rated": row["rated"],
+            "rematch_of": row["rematch_of"],
+            "rematch": row["meta"].get("rematch_id"),
+        }
     )

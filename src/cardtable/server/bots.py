@@ -23,7 +23,9 @@ LEVELS: Final = ("easy", "medium", "hard")
 class Bot(Protocol):
     """Anything that chooses a move from a view."""
 
-    def choose(self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
+    def choose(
+        self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random
+    ) -> str:
         """One of ``legal_moves`` (never empty), chosen from what ``view`` shows."""
         ...
 
@@ -31,7 +33,9 @@ class Bot(Protocol):
 class RandomBot:
     """Plays a uniformly random legal move: the baseline every game has."""
 
-    def choose(self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
+    def choose(
+        self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random
+    ) -> str:
         """A uniformly random legal move.
 
         >>> RandomBot().choose({}, ["pass", "draw S"], random.Random(1)) in ("pass", "draw S")

@@ -22,7 +22,10 @@ Token = Annotated[str, StringConstraints(min_length=8, max_length=128)]
 MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 DisplayName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$")
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"
+    ),
 ]
 
 

@@ -392,7 +392,10 @@ class Hub:
                 log.exception("cannot store a move of table %s; reloading it", table.id)
                 await self._reload(live)
                 return Answer(
-                    "refused", move_id, live.table.version, code="storage",
+                    "refused",
+                    move_id,
+                    live.table.version,
+                    code="storage",
                     message="the move could not be stored; please resync",
                 )
             self.moves_accepted += 1
@@ -507,9 +510,7 @@ class Hub:
                     continue
                 return
             source = Source.BOT if target.is_bot else Source.SUBSTITUTE
-            answer = await self.submit(
-                live, seat, move, version=None, move_id=None, source=source
-            )
+            answer = await self.submit(live, seat, move, version=None, move_id=None, source=source)
             if answer.kind != "accepted":
                 failures += 1
                 if failures > 20:
@@ -625,10 +626,10 @@ class Hub:
         try:
             message = CLIENT_MESSAGE.validate_json(raw)
         except ValidationError as exc:
-            first = exc.errors()[0] if exc.errors() else {}
-            where = ".".join(str(p) for p in first.get("loc", ()) if p)
-            detail = first.get("msg", "invalid message")
-            error("bad_message", f"{where}: {detail}" if where else str(detail))
+            problems = exc.errors()
+            where = ".".join(str(p) for p in problems[0]["loc"] if p) if problems else ""
+            detail = problems[0]["msg"] if problems else "invalid message"
+            error("bad_message", f"{where}: {detail}" if where else detail)
             return
         if isinstance(message, Ping):
             conn.send({"type": "pong", "version": table.version})
@@ -643,7 +644,7 @@ class Hub:
             if conn.greeted and conn.seat != seat:
                 error("already_greeted", "this connection already said hello as another seat")
                 return
-            first = not conn.greeted
+            first_hello = not conn.greeted
             conn.greeted = True
             conn.seat = seat
             conn.send(
@@ -654,7 +655,7 @@ class Hub:
                     "state": self.state(live, seat),
                 }
             )
-            if first and seat is not None:
+            if first_hello and seat is not None:
                 await self._presence(live, seat, +1)
                 self._drive(live)
             return
@@ -670,7 +671,9 @@ class Hub:
         assert isinstance(message, Move)
         seat = table.seat_of_token(message.token)
         if seat is None or seat != conn.seat:
-            error("bad_token", "this token does not act for this connection's seat", message.move_id)
+            error(
+                "bad_token", "this token does not act for this connection's seat", message.move_id
+            )
             return
         answer = await self.submit(
             live,

@@ -36,7 +36,7 @@ from cardtable.server.table import MoveEntry, Source, Status, Table
 
 T = TypeVar("T")
 
-#: The longest a batch of writes waits to gather more writes (seconds); 0 = none.
+#: Most writes committed together in one transaction.
 BATCH_MAX = 256
 
 
@@ -280,8 +280,9 @@ class Storage:
     @staticmethod
     def leaderboard(session: Session, game: str, limit: int) -> list[dict[str, Any]]:
         """The best-rated names of ``game``, best first."""
-        rows = session.scalars(select(RatingRow).where(RatingRow.game == game)).all()
-        entries = [
+        rows = list(session.scalars(select(RatingRow).where(RatingRow.game == game)).all())
+        rows.sort(key=lambda r: (-Rating(r.mu, r.sigma).ordinal, r.name))
+        return [
             {
                 "name": r.name,
                 "mu": r.mu,
@@ -289,10 +290,8 @@ class Storage:
                 "ordinal": Rating(r.mu, r.sigma).ordinal,
                 "games": r.games,
             }
-            for r in rows
+            for r in rows[:limit]
         ]
-        entries.sort(key=lambda e: (-e["ordinal"], e["name"]))
-        return entries[:limit]
 
 
 def _table_values(table: Table) -> dict[str, Any]:
@@ -302,7 +301,10 @@ def _table_values(table: Table) -> dict[str, Any]:
         "options": dict(table.options),
         "seed": table.seed,
         "time_control": (
-            {"initial_ms": table.time_control.initial_ms, "increment_ms": table.time_control.increment_ms}
+            {
+                "initial_ms": table.time_control.initial_ms,
+                "increment_ms": table.time_control.increment_ms,
+            }
             if table.time_control
             else None
         ),
@@ -336,9 +338,7 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
     moves = session.scalars(
         select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.version)
     ).all()
-    entries = [
-        MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves
-    ]
+    entries = [MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves]
     return StoredTable(_row_dict(row), entries)
 
 
@@ -357,7 +357,12 @@ def _update_ratings(
         if row is None:
             session.add(
                 RatingRow(
-                    game=game, name=name, mu=new.mu, sigma=new.sigma, games=new.games, updated_at=now
+                    game=game,
+                    name=name,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    games=new.games,
+                    updated_at=now,
                 )
             )
         else:

@@ -235,7 +235,7 @@ class Table:
             seats.append(
                 Seat(index=i, bot_level=level, name=name, invite=None if level else invites[i])
             )
-        table = cls(
+        return cls(
             id=table_id,
             kind=kind,
             options=checked,
@@ -246,7 +246,6 @@ class Table:
             seat_versions=[0] * count,
             rematch_of=rematch_of,
         )
-        return table
 
     # ------------------------------------------------------------------- seats
     def seat_of_token(self, token: str | None) -> int | None:
@@ -361,12 +360,20 @@ class Table:
         if self.status is Status.FINISHED or self.session is None:
             return refuse("finished", "the match is over")
         if version is not None and version < self.seat_versions[seat]:
-            return Answer("stale", move_id, self.version, code="stale", message=(
-                f"move made against version {version}, but your position changed at "
-                f"version {self.seat_versions[seat]}: here is the current state"
-            ))
+            return Answer(
+                "stale",
+                move_id,
+                self.version,
+                code="stale",
+                message=(
+                    f"move made against version {version}, but your position changed at "
+                    f"version {self.seat_versions[seat]}: here is the current state"
+                ),
+            )
         if version is not None and version > self.version:
-            return refuse("bad_version", f"version {version} is ahead of the table's {self.version}")
+            return refuse(
+                "bad_version", f"version {version} is ahead of the table's {self.version}"
+            )
         to_move = self.session.to_move()
         if to_move != ANYONE and to_move != seat:
             return refuse("not_your_turn", "it is not your turn")
@@ -411,7 +418,11 @@ class Table:
         if self.status is not Status.PLAYING or self.session is None:
             return []
         to_move = self.session.to_move()
-        candidates = range(len(self.seats)) if to_move == ANYONE else ([to_move] if to_move is not None else [])
+        candidates = (
+            range(len(self.seats))
+            if to_move == ANYONE
+            else ([to_move] if to_move is not None else [])
+        )
         return [s for s in candidates if self.seats[s].bot_driven and self.legal_moves(s)]
 
     # ------------------------------------------------------------------ clocks
@@ -480,7 +491,9 @@ class Table:
             "view": view,
             "legal_moves": self.legal_moves(seat) if seat is not None else [],
             "clocks": self.clocks(now),
-            "result": session.result() if session is not None and self.status is Status.FINISHED else None,
+            "result": session.result()
+            if session is not None and self.status is Status.FINISHED
+            else None,
             "rematch": self.rematch_id,
         }
 
