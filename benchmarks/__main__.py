@@ -1,11 +1,11 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy)."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy, server)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy")
+BENCHMARKS = ("candidate", "spy", "server")
 
 
 def main(argv: list[str]) -> int:
