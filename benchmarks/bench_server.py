@@ -1,0 +1,333 @@
+"""Load benchmark of the play server, on loopback only, bounded in time.
+
+``python -m benchmarks server`` (or ``python -m benchmarks.bench_server --help``) starts
+``cardtable serve`` in a subprocess on a free loopback port with a fresh SQLite file, then
+runs, from this process, N tables of scripted WebSocket clients:
+
+- Candidate tables: two scripted clients each, moving after a think time;
+- Spy tables: two scripted clients and one bot each, racing.
+
+It measures the *move → broadcast latency* (from a client sending a move to the other
+player receiving the update for it), counts errors (error messages, resyncs, failed
+connections), samples the server process's CPU time and memory, stops by itself after
+``--seconds`` and prints one report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+SPY_PREFERENCE = ("call", "place points", "place waste", "open points", "turn")
+
+
+@dataclass
+class Stats:
+    """What the clients measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+    resyncs: int = 0
+    connect_failures: int = 0
+    finished_tables: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class TableRun:
+    """One benchmark table: its id, the clients' tokens and the move in flight."""
+
+    table_id: str
+    game: str
+    tokens: list[str]
+    #: (seat, move text) -> send time, for moves not yet seen by another player.
+    pending: dict[tuple[int, str], float] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def proc_rss_mib(pid: int) -> float:
+    """Resident memory of a process in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def choose_move(game: str, legal: list[str], rng: random.Random) -> str:
+    """A scripted player: random in Candidate, simple preferences in Spy."""
+    if game == "spy":
+        for prefix in SPY_PREFERENCE:
+            for move in legal:
+                if move.split(" ", 1)[1].startswith(prefix):
+                    return move
+    return legal[rng.randrange(len(legal))]
+
+
+async def client(
+    base: str,
+    run: TableRun,
+    seat: int,
+    stats: Stats,
+    stop_at: float,
+    think: float,
+    rng: random.Random,
+) -> None:
+    """One scripted player: hello, then move whenever it may, after a think time."""
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{run.table_id}"
+    token = run.tokens[seat]
+    try:
+        ws: ClientConnection = await connect(url, max_size=2**22, open_timeout=30)
+    except Exception:
+        stats.connect_failures += 1
+        return
+    counter = 0
+    pending_move: asyncio.Task[None] | None = None
+    state: dict[str, Any] | None = None
+
+    async def move_later(version: int, legal: list[str]) -> None:
+        nonlocal counter
+        await asyncio.sleep(think * (0.5 + rng.random()))
+        if time.monotonic() >= stop_at:
+            return
+        move = choose_move(run.game, legal, rng)
+        counter += 1
+        run.pending[(seat, move)] = time.perf_counter()
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "move",
+                    "token": token,
+                    "version": version,
+                    "move_id": f"{seat}-{counter}",
+                    "move": move,
+                }
+            )
+        )
+
+    try:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while time.monotonic() < stop_at:
+            try:
+                text = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.01, stop_at - time.monotonic())
+                )
+            except TimeoutError:
+                break
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "error":
+                stats.errors += 1
+                code = message["code"]
+                stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+                continue
+            if kind == "resync":
+                stats.resyncs += 1
+            if kind == "update":
+                event = message["event"]
+                if event["kind"] == "move" and event["seat"] != seat:
+                    sent = run.pending.pop((event["seat"], event["move"]), None)
+                    if sent is not None:
+                        stats.latencies.append(time.perf_counter() - sent)
+                        stats.moves += 1
+            if "state" in message:
+                state = message["state"]
+            if state is None:
+                continue
+            if state["status"] == "finished":
+                if seat == 0:
+                    stats.finished_tables += 1
+                break
+            if state["legal_moves"] and (pending_move is None or pending_move.done()):
+                pending_move = asyncio.create_task(
+                    move_later(state["version"], state["legal_moves"])
+                )
+    except Exception:
+        stats.errors += 1
+        stats.error_codes["connection"] = stats.error_codes.get("connection", 0) + 1
+    finally:
+        if pending_move is not None:
+            pending_move.cancel()
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def run_load(
+    base: str, pid: int, candidate_tables: int, spy_tables: int, seconds: float, think: float
+) -> dict[str, Any]:
+    """Create the tables, run the clients for ``seconds`` and measure."""
+    rng = random.Random(1)
+    rss_before = proc_rss_mib(pid)
+    runs: list[TableRun] = []
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+
+        async def make(game: str, seats: list[dict[str, str]], options: dict[str, Any]) -> TableRun:
+            created = (
+                await http.post(
+                    "/api/tables", json={"game": game, "seats": seats, "options": options}
+                )
+            ).json()
+            table_id = created["table"]["id"]
+            tokens = []
+            for invite in created["invites"]:
+                joined = await http.post(
+                    f"/api/tables/{table_id}/join",
+                    json={"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
+                )
+                tokens.append(joined.json()["token"])
+            return TableRun(table_id, game, tokens)
+
+        open_seat = {"type": "open"}
+        jobs = [
+            make("candidate", [open_seat, open_seat], {"deals": 12})
+            for _ in range(candidate_tables)
+        ]
+        jobs += [
+            make("spy", [open_seat, open_seat, {"type": "bot", "level": "medium"}], {"rounds": 5})
+            for _ in range(spy_tables)
+        ]
+        for start in range(0, len(jobs), 50):
+            runs.extend(await asyncio.gather(*jobs[start : start + 50]))
+    stats = Stats()
+    cpu_before = proc_cpu_seconds(pid)
+    started = time.monotonic()
+    stop_at = started + seconds
+    tasks = [
+        client(base, run, seat, stats, stop_at, think, random.Random(rng.random()))
+        for run in runs
+        for seat in range(len(run.tokens))
+    ]
+    await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - started
+    cpu = proc_cpu_seconds(pid) - cpu_before
+    rss_after = proc_rss_mib(pid)
+    lat = sorted(stats.latencies)
+    tables = len(runs)
+    clients = len(tasks)
+    return {
+        "tables": tables,
+        "clients": clients,
+        "bots": spy_tables,
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_second": round(stats.moves / elapsed, 1),
+        "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
+        "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2)
+        if lat
+        else None,
+        "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
+        "errors": stats.errors + stats.connect_failures,
+        "error_codes": stats.error_codes,
+        "resyncs": stats.resyncs,
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
+        "server_rss_mib": round(rss_after, 1),
+        "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),
+    }
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    """``cardtable serve`` in a subprocess; returns once /api/health answers."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                "the server exited: " + (proc.stderr.read().decode() if proc.stderr else "")
+            )
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise TimeoutError("the server did not start")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the load benchmark and print its report."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks server", description=__doc__)
+    parser.add_argument("--tables", type=int, default=500, help="tables in all (default 500)")
+    parser.add_argument(
+        "--spy-tables",
+        type=int,
+        default=50,
+        help="of which Spy races: 2 clients + 1 bot (default 50)",
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time per move, s")
+    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    args = parser.parse_args(argv if argv is not None else [])
+    spy = min(args.spy_tables, args.tables)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        port = free_port()
+        proc = start_server(port, db)
+        try:
+            report = asyncio.run(
+                run_load(
+                    f"http://127.0.0.1:{port}",
+                    proc.pid,
+                    args.tables - spy,
+                    spy,
+                    args.seconds,
+                    args.think,
+                )
+            )
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=20)
+            if proc.poll() is None:
+                proc.kill()
+    print("server load benchmark (loopback, SQLite)")
+    for key, value in report.items():
+        print(f"  {key}: {value}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
