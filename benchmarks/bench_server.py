@@ -93,66 +93,92 @@ def choose_move(game: str, legal: list[str], rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
+@dataclass
+class Phase:
+    """Start line shared by every client: all connect and say hello, then all go."""
+
+    clients: int
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = 0.0
+
+    def arrived(self) -> None:
+        self.ready += 1
+        if self.ready >= self.clients:
+            self.all_ready.set()
+
+
 async def client(
     base: str,
     run: TableRun,
     seat: int,
     stats: Stats,
-    stop_at: float,
+    phase: Phase,
     think: float,
     rng: random.Random,
 ) -> None:
-    """One scripted player: hello, then move whenever it may, after a think time."""
+    """One scripted player: hello, then move whenever it may, after a think time.
+
+    It keeps at most one move in flight (sent, not yet answered), as a real client does.
+    """
     url = base.replace("http", "ws", 1) + f"/ws/tables/{run.table_id}"
     token = run.tokens[seat]
     try:
-        ws: ClientConnection = await connect(url, max_size=2**22, open_timeout=30)
+        ws: ClientConnection = await connect(url, max_size=2**22, open_timeout=60)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+        assert welcome["type"] == "welcome", welcome
     except Exception:
         stats.connect_failures += 1
+        phase.arrived()
         return
+    phase.arrived()
+    await phase.go.wait()
     counter = 0
+    in_flight: str | None = None
     pending_move: asyncio.Task[None] | None = None
-    state: dict[str, Any] | None = None
+    state: dict[str, Any] | None = welcome["state"]
 
     async def move_later(version: int, legal: list[str]) -> None:
-        nonlocal counter
+        nonlocal counter, in_flight
         await asyncio.sleep(think * (0.5 + rng.random()))
-        if time.monotonic() >= stop_at:
+        if time.monotonic() >= phase.stop_at:
             return
         move = choose_move(run.game, legal, rng)
         counter += 1
+        in_flight = f"{seat}-{counter}"
         run.pending[(seat, move)] = time.perf_counter()
-        await ws.send(
-            json.dumps(
-                {
-                    "type": "move",
-                    "token": token,
-                    "version": version,
-                    "move_id": f"{seat}-{counter}",
-                    "move": move,
-                }
-            )
-        )
+        message = {"type": "move", "token": token, "version": version}
+        message.update({"move_id": in_flight, "move": move})
+        await ws.send(json.dumps(message))
+
+    def maybe_move() -> None:
+        nonlocal pending_move
+        if state is None or state["status"] != "playing" or not state["legal_moves"]:
+            return
+        if in_flight is None and (pending_move is None or pending_move.done()):
+            pending_move = asyncio.create_task(move_later(state["version"], state["legal_moves"]))
 
     try:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        while time.monotonic() < stop_at:
+        maybe_move()
+        while time.monotonic() < phase.stop_at:
             try:
-                text = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.01, stop_at - time.monotonic())
-                )
+                left = max(0.01, phase.stop_at - time.monotonic())
+                text = await asyncio.wait_for(ws.recv(), timeout=left)
             except TimeoutError:
                 break
             message = json.loads(text)
             kind = message["type"]
+            if kind in ("ack", "resync", "error") and message.get("move_id") == in_flight:
+                in_flight = None
             if kind == "error":
                 stats.errors += 1
                 code = message["code"]
                 stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
-                continue
-            if kind == "resync":
+            elif kind == "resync":
                 stats.resyncs += 1
-            if kind == "update":
+            elif kind == "update":
                 event = message["event"]
                 if event["kind"] == "move" and event["seat"] != seat:
                     sent = run.pending.pop((event["seat"], event["move"]), None)
@@ -161,16 +187,11 @@ async def client(
                         stats.moves += 1
             if "state" in message:
                 state = message["state"]
-            if state is None:
-                continue
-            if state["status"] == "finished":
+            if state is not None and state["status"] == "finished":
                 if seat == 0:
                     stats.finished_tables += 1
                 break
-            if state["legal_moves"] and (pending_move is None or pending_move.done()):
-                pending_move = asyncio.create_task(
-                    move_later(state["version"], state["legal_moves"])
-                )
+            maybe_move()
     except Exception:
         stats.errors += 1
         stats.error_codes["connection"] = stats.error_codes.get("connection", 0) + 1
@@ -219,21 +240,28 @@ async def run_load(
         for start in range(0, len(jobs), 50):
             runs.extend(await asyncio.gather(*jobs[start : start + 50]))
     stats = Stats()
-    cpu_before = proc_cpu_seconds(pid)
-    started = time.monotonic()
-    stop_at = started + seconds
+    clients = sum(len(run.tokens) for run in runs)
+    phase = Phase(clients)
     tasks = [
-        client(base, run, seat, stats, stop_at, think, random.Random(rng.random()))
+        asyncio.create_task(
+            client(base, run, seat, stats, phase, think, random.Random(rng.random()))
+        )
         for run in runs
         for seat in range(len(run.tokens))
     ]
+    await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
+    cpu_before = proc_cpu_seconds(pid)
+    own_before = sum(os.times()[:2])
+    started = time.monotonic()
+    phase.stop_at = started + seconds
+    phase.go.set()
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
     cpu = proc_cpu_seconds(pid) - cpu_before
+    own = sum(os.times()[:2]) - own_before
     rss_after = proc_rss_mib(pid)
     lat = sorted(stats.latencies)
     tables = len(runs)
-    clients = len(tasks)
     return {
         "tables": tables,
         "clients": clients,
@@ -252,34 +280,21 @@ async def run_load(
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
         "server_rss_mib": round(rss_after, 1),
+        "load_clients_cpu_percent": round(100 * own / elapsed, 1),
         "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),
     }
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
     """``cardtable serve`` in a subprocess; returns once /api/health answers."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cardtable",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--db", db, "--log-level", "warning"]
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(
-                "the server exited: " + (proc.stderr.read().decode() if proc.stderr else "")
-            )
+            raise RuntimeError("the server exited: " + log.read_text(errors="replace")[-2000:])
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
                 return proc
@@ -306,7 +321,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
-        proc = start_server(port, db)
+        log = Path(tmp) / "server.log"
+        proc = start_server(port, db, log)
         try:
             report = asyncio.run(
                 run_load(
@@ -324,6 +340,9 @@ def main(argv: list[str] | None = None) -> None:
                 proc.wait(timeout=20)
             if proc.poll() is None:
                 proc.kill()
+        problems = log.read_text(errors="replace").strip()
+    if problems:
+        print("server log:\n" + problems[-3000:])
     print("server load benchmark (loopback, SQLite)")
     for key, value in report.items():
         print(f"  {key}: {value}")

@@ -194,6 +194,9 @@ def serve(
         str,
         typer.Option(help="Database URL: sqlite:///FILE (default) or postgresql://USER@HOST/DB."),
     ] = "sqlite:///cardtable.db",
+    log_level: Annotated[
+        str, typer.Option(help="Server log level: critical, error, warning, info, debug.")
+    ] = "info",
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
     try:
@@ -203,7 +206,7 @@ def serve(
         from cardtable.server import serve as run_server
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise _fail(f"the server needs the server extra ({exc.name} is missing)") from None
-    run_server(host=host, port=port, db=db)
+    run_server(host=host, port=port, db=db, log_level=log_level)
 
 
 def main() -> None:
