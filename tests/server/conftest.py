@@ -86,3 +86,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_available: bool) -
     finally:
         with _pg_admin() as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The server hosting the real games (Candidate and Spy) with their bots."""
+    db = tmp_path_factory.mktemp("db") / "real.db"
+    settings = fast_settings()
+    settings.rate_per_second, settings.rate_burst = 1000.0, 1000.0  # scripted players are fast
+    app = create_app(f"sqlite:///{db}", settings=settings, static_dir=None)
+    server = ServerThread(app).start()
+    yield server
+    server.stop()

@@ -8,19 +8,22 @@ the engines write them.
 
 from __future__ import annotations
 
-import importlib
 import logging
+import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
+from cardtable.cards import parse_card_kind
 from cardtable.errors import BadOptions, CardtableError, IllegalMove
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
 from cardtable.games.spy.actions import action_to_text as spy_text
 from cardtable.games.spy.actions import player_of, text_to_action
 from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions, check_player_count
+from cardtable.games.spy.race import GreedyPolicy, Policy
 from cardtable.games.spy.state import SpyState
-from cardtable.server.bots import LEVELS, Bot, BotBook
+from cardtable.games.spy.views import SeatWindow
+from cardtable.server.bots import LEVELS, BotBook, RandomBot
 from cardtable.server.games import ANYONE, Applied, GameKind, ranks_from_totals
 
 log = logging.getLogger("cardtable.server")
@@ -198,30 +201,98 @@ def default_games() -> dict[str, GameKind]:
     return {"candidate": CandidateKind(), "spy": SpyKind()}
 
 
+class _ViewWindow:
+    """A Spy policy's window (``SeatWindow``'s attributes) built from a seat's view.
+
+    The server's bots see views, never positions; this gives the engine's policies the
+    same public facts (S4-S5) from the view's JSON.
+    """
+
+    __slots__ = ("_seat",)
+
+    def __init__(self, seat: Mapping[str, Any]) -> None:
+        self._seat = seat
+
+    @property
+    def player(self) -> int:
+        return int(self._seat["player"])
+
+    @property
+    def points_top(self) -> int | None:
+        top = self._seat["points_top"]
+        return None if top is None else parse_card_kind(top)
+
+    @property
+    def points_count(self) -> int:
+        return int(self._seat["points_count"])
+
+    @property
+    def pile_tops(self) -> tuple[int, ...]:
+        return tuple(parse_card_kind(p["top"]) for p in self._seat["piles"])
+
+    @property
+    def deck_count(self) -> int:
+        return int(self._seat["deck_count"])
+
+    @property
+    def waste_top(self) -> int | None:
+        top = self._seat["waste_top"]
+        return None if top is None else parse_card_kind(top)
+
+    @property
+    def waste_count(self) -> int:
+        return int(self._seat["waste_count"])
+
+    @property
+    def moves(self) -> int:
+        return int(self._seat["moves"])
+
+    @property
+    def blocked(self) -> bool:
+        return bool(self._seat["blocked"])
+
+
+class SpyPolicyBot:
+    """A server bot playing Spy with one of the engine's race policies (``race.Policy``)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self._round = -1
+
+    def choose(
+        self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random
+    ) -> str:
+        """The policy's choice among ``legal_moves``, from the bot's own seat in ``view``."""
+        me = view["viewer"]
+        seat = next(s for s in view["seats"] if s["player"] == me)
+        window = cast(SeatWindow, _ViewWindow(seat))
+        if view["round"] != self._round:
+            self._round = view["round"]
+            self.policy.start_round(window, rng)
+        legal = sorted(text_to_action(m) for m in legal_moves)
+        return spy_text(self.policy.choose(window, legal))
+
+
 def default_bots() -> BotBook:
-    """The bots available, by game and level (random play where a game has none)."""
+    """The bots available, by game and level.
+
+    Spy: the engine's :class:`GreedyPolicy` at every level; the levels differ in speed
+    (:data:`~cardtable.server.bots.DEFAULT_SPEEDS`). Candidate: uniformly random legal
+    moves at every level until stronger bots exist.
+    """
     book = BotBook()
-    for game in ("candidate", "spy"):
-        for level in LEVELS:
-            factory = _engine_bot(game, level)
-            if factory is not None:
-                book.register(game, level, factory)
+    for level in LEVELS:
+        book.register("spy", level, lambda: SpyPolicyBot(GreedyPolicy()))
+        book.register("candidate", level, RandomBot)
     return book
 
 
-def _engine_bot(game: str, level: str) -> Any:
-    """A factory for the engine-provided bot of ``game`` at ``level``, if there is one."""
-    del game, level
-    return None
-
-
 __all__ = [
-    "Bot",
     "CandidateKind",
     "CandidateSession",
     "SpyKind",
+    "SpyPolicyBot",
     "SpySession",
     "default_bots",
     "default_games",
-    "importlib",
 ]
