@@ -645,18 +645,20 @@ class Hub:
                 error("already_greeted", "this connection already said hello as another seat")
                 return
             first_hello = not conn.greeted
-            conn.greeted = True
             conn.seat = seat
+            if first_hello and seat is not None:
+                # Marked present first, so the welcome already shows the seat connected.
+                await self._presence(live, seat, +1)
+            conn.greeted = True
             conn.send(
                 {
                     "type": "welcome",
-                    "version": table.version,
+                    "version": live.table.version,
                     "seat": seat,
                     "state": self.state(live, seat),
                 }
             )
             if first_hello and seat is not None:
-                await self._presence(live, seat, +1)
                 self._drive(live)
             return
         if not conn.greeted:
