@@ -1,0 +1,76 @@
+"""The game's facts, declared up front, and its entry points for the rest of cardtable.
+
+>>> GAME.name, GAME.num_distinct_actions, GAME.max_players
+('spy', 136, 8)
+>>> GAME.utility_bounds(SpyOptions(rounds=1))
+(-20.0, 20.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, MAX_PILES, NUM_ACTIONS
+from cardtable.games.spy.deal import POINTS_PILE_SIZE
+from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
+from cardtable.games.spy.records import SpyReplay, new_record, replay_record
+from cardtable.games.spy.state import SpyState
+
+__all__ = ["GAME", "SpyGame"]
+
+
+class SpyGame:
+    """Spy vs Spy as the generic machinery (and OpenSpiel-minded code) sees it."""
+
+    name = "spy"
+    title = "Spy vs Spy («Шпигун проти шпигуна»)"
+    #: S1
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    #: Action ids: ``player * actions_per_player + local`` (see ``actions``).
+    actions_per_player = ACTIONS_PER_PLAYER
+    num_distinct_actions = NUM_ACTIONS
+    #: S8
+    max_piles = MAX_PILES
+    #: S3
+    points_pile_size = POINTS_PILE_SIZE
+    #: No turns: any player may move at any moment.
+    simultaneous = True
+    #: Deals come from the seed or the record: the state is never a chance node.
+    chance_nodes = False
+    #: Turning is unlimited (S9), so a round has no longest length; ``move_limit``
+    #: bounds it at ``players * (move_limit + 1)`` moves.
+    max_game_length: int | None = None
+
+    def utility_bounds(self, options: SpyOptions) -> tuple[float, float]:
+        """Lowest and highest :meth:`SpyState.returns` value of a whole match
+        (returns are negated totals; S14-S16)."""
+        extra = POINTS_PILE_SIZE if options.count_points_pile else 0
+        worst_round = max(options.bonus, -options.bonus, 0) + extra
+        best_round = min(options.bonus, -options.bonus, 0)
+        return (-float(worst_round * options.rounds), -float(best_round * options.rounds))
+
+    def new_state(
+        self,
+        players: int | Sequence[str],
+        *,
+        seed: int,
+        options: SpyOptions | None = None,
+        move_limit: int | None = None,
+    ) -> SpyState:
+        """A match dealt from ``seed`` with round 1 in play."""
+        return SpyState.deal(players, seed=seed, options=options, move_limit=move_limit)
+
+    def new_record(
+        self, *, seed: int, players: Sequence[str], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A record with round 1's cards dealt from ``seed`` and no moves."""
+        return new_record(seed, players, options)
+
+    def replay(self, record: Mapping[str, Any]) -> SpyReplay:
+        """Validate and replay a record (RECORDS.md)."""
+        return replay_record(record)
+
+
+GAME = SpyGame()
