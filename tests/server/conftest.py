@@ -25,6 +25,7 @@ def fast_settings() -> Settings:
         grace_seconds=0.5,
         bot_turn_delay=0.0,
         bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+        keep_finished_seconds=1.0,
     )
 
 

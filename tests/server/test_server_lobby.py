@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from server_helpers import Api, ServerThread, clients
 
 
@@ -82,3 +84,28 @@ def test_health_and_openapi_document_every_route(api: Api) -> None:
         for method, operation in methods.items():
             assert operation.get("summary"), (path, method)
             assert operation.get("description"), (path, method)
+
+
+def test_finished_tables_leave_memory_but_not_storage(fake_server: ServerThread, api: Api) -> None:
+    hub = fake_server.app.state.hub
+    table_id, tokens = api.seat_players("fake", ["Una", "Vic"], options={"hand": 1})
+    with clients(fake_server.base, table_id, tokens) as (una, vic):
+        una.hello()
+        vic.hello()
+        assert una.state is not None
+        una.move(una.state["legal_moves"][0])
+        vic.drain()
+        assert vic.state is not None
+        vic.move(vic.state["legal_moves"][0])
+    deadline = time.monotonic() + 10
+    while table_id in hub.tables and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert table_id not in hub.tables
+    assert api.table(table_id)["status"] == "finished"
+    assert api.http.get(f"/api/tables/{table_id}/record").status_code == 200
+    listed = api.http.get("/api/tables", params={"status": "finished", "game": "fake"}).json()
+    assert table_id in {t["id"] for t in listed}
+    # A late rematch loads the finished table back from storage.
+    late = api.http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert late.status_code == 200, late.text
+    assert late.json()["table"]["rematch_of"] == table_id

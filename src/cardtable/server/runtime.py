@@ -62,6 +62,8 @@ class Settings:
     send_queue: int = 256
     #: Real-time bots' speed per level (moves per second); ``None`` keeps the book's.
     bot_speeds: dict[str, float] | None = None
+    #: Seconds a finished table stays in memory after its last connection left.
+    keep_finished_seconds: float = 600.0
 
 
 class Socket(Protocol):
@@ -156,6 +158,8 @@ class LiveTable:
     rng: random.Random = field(default_factory=random.Random)
     #: Seats with live connections (a seat may have several, e.g. two browser tabs).
     present: dict[int, int] = field(default_factory=dict)
+    #: When a finished table leaves memory.
+    evict: asyncio.TimerHandle | None = None
 
 
 class HubError(Exception):
@@ -220,6 +224,8 @@ class Hub:
                 live.clock_task.cancel()
             for handle in live.grace.values():
                 handle.cancel()
+            if live.evict is not None:
+                live.evict.cancel()
             for conn in list(live.connections):
                 await conn.close(1001, "server shutting down")
         for task in list(self._tasks):
@@ -335,7 +341,7 @@ class Hub:
 
     async def rematch(self, table_id: str, token: str) -> tuple[Table, int, str]:
         """The rematch of a finished table, created on first request; seats the caller."""
-        live = self.live(table_id)
+        live = await self._load(table_id)
         old = live.table
         seat = old.seat_of_token(token)
         if seat is None:
@@ -343,7 +349,7 @@ class Hub:
         if old.status is not Status.FINISHED:
             raise HubError(409, "not_finished", "a rematch can start once the match is over")
         async with live.lock:
-            if old.rematch_id is None or old.rematch_id not in self.tables:
+            if old.rematch_id is None:
                 new = await self.create_table(
                     game=old.kind.name,
                     options=old.options,
@@ -358,7 +364,7 @@ class Hub:
                 old.version += 1
                 await self.storage.awrite(Storage.update_table(old))
                 self._broadcast(live, {"kind": "rematch"})
-        new_live = self.live(old.rematch_id)
+        new_live = await self._load(old.rematch_id)
         invite = new_live.table.seats[seat].invite
         name = old.seats[seat].name or f"Player {seat + 1}"
         if invite is None:
@@ -451,6 +457,9 @@ class Hub:
     def _drive(self, live: LiveTable) -> None:
         """Start whatever must now act by itself: bot seats and the clock."""
         table = live.table
+        if table.status is Status.FINISHED:
+            self._schedule_eviction(live)
+            return
         if table.status is not Status.PLAYING:
             return
         for seat in table.bot_seats_to_move():
@@ -460,6 +469,36 @@ class Hub:
         deadline = table.next_deadline()
         if deadline is not None and (live.clock_task is None or live.clock_task.done()):
             live.clock_task = self._spawn(self._clock_loop(live))
+
+    def _schedule_eviction(self, live: LiveTable) -> None:
+        """Drop a finished table from memory once nobody has looked at it for a while.
+
+        Its record stays in storage; a late rematch request loads it back.
+        """
+        if live.evict is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def evict() -> None:
+            live.evict = None
+            if live.connections:
+                self._schedule_eviction(live)
+            elif self.tables.get(live.table.id) is live:
+                del self.tables[live.table.id]
+
+        live.evict = loop.call_later(self.settings.keep_finished_seconds, evict)
+
+    async def _load(self, table_id: str) -> LiveTable:
+        """A live table, or a finished one loaded back from storage."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        if stored is None:
+            raise HubError(404, "no_table", f"no table {table_id!r}")
+        live = self.tables.setdefault(table_id, LiveTable(self._restore(stored)))
+        self._drive(live)
+        return live
 
     def _bot_for(self, live: LiveTable, seat: int) -> tuple[Bot, str]:
         target = live.table.seats[seat]
