@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import httpx
-from fastapi.testclient import TestClient
 from server_fakegame import fake_games
-from server_helpers import free_port, wait_healthy
+from server_helpers import ServerThread, free_port, wait_healthy
 from typer.testing import CliRunner
 
 from cardtable.cli import app as cli_app
@@ -49,14 +48,20 @@ def test_static_client_is_served_at_the_root_when_present(tmp_path: Path) -> Non
         bots=BotBook(),
         static_dir=static,
     )
-    with TestClient(app) as client:
-        assert "cardtable" in client.get("/").text
-        assert client.get("/api/health").json()["status"] == "ok"
+    server = ServerThread(app).start()
+    try:
+        assert "cardtable" in httpx.get(server.base + "/").text
+        assert httpx.get(server.base + "/api/health").json()["status"] == "ok"
+    finally:
+        server.stop()
     bare = create_app(
         f"sqlite:///{tmp_path / 'bare.db'}",
         games=fake_games(),
         bots=BotBook(),
         static_dir=tmp_path / "missing",
     )
-    with TestClient(bare) as client:
-        assert client.get("/").status_code == 404
+    server = ServerThread(bare).start()
+    try:
+        assert httpx.get(server.base + "/").status_code == 404
+    finally:
+        server.stop()
