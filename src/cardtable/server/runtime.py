@@ -508,12 +508,17 @@ class Hub:
             bot = live.bots[seat] = self.bots.make(live.table.kind.name, level)
         return bot, level
 
-    async def choose(self, live: LiveTable, seat: int, bot: Bot) -> str | None:
-        """A bot's move for ``seat`` from that seat's view, thought out on the executor."""
+    async def choose(self, live: LiveTable, seat: int, bot: Bot) -> tuple[str, int] | None:
+        """A bot's move for ``seat``, thought out on the executor, and the version it saw.
+
+        The move is then submitted against that version like any client's, so a bot
+        that thought while its position changed gets a stale answer and thinks again.
+        """
         table = live.table
         moves = table.legal_moves(seat)
         if not moves or table.session is None:
             return None
+        version = table.version
         view = table.session.view(seat)
         rng = random.Random(live.rng.random())
         loop = asyncio.get_running_loop()
@@ -526,7 +531,7 @@ class Hub:
         except Exception:
             log.exception("bot of table %s seat %d failed", table.id, seat)
             move = RandomBot().choose(view, moves, rng)
-        return move
+        return move, version
 
     async def _bot_loop(self, live: LiveTable, seat: int) -> None:
         realtime = live.table.kind.realtime
@@ -543,13 +548,18 @@ class Hub:
             await asyncio.sleep(delay)
             if not live.table.seats[seat].bot_driven:
                 return
-            move = await self.choose(live, seat, bot)
-            if move is None:
+            chosen = await self.choose(live, seat, bot)
+            if chosen is None:
                 if realtime:
                     continue
                 return
+            move, version = chosen
             source = Source.BOT if target.is_bot else Source.SUBSTITUTE
-            answer = await self.submit(live, seat, move, version=None, move_id=None, source=source)
+            answer = await self.submit(
+                live, seat, move, version=version, move_id=None, source=source
+            )
+            if answer.kind == "stale":
+                continue  # the position changed while the bot thought: think again
             if answer.kind != "accepted":
                 failures += 1
                 if failures > 20:
@@ -566,15 +576,13 @@ class Hub:
                 return
             await asyncio.sleep(max(0.0, deadline - self.now()) + 0.005)
             for seat in live.table.expired(self.now()):
-                bot, _level = self._bot_for_clock(live, seat)
-                move = await self.choose(live, seat, bot)
-                if move is not None:
+                bot, _level = self._bot_for(live, seat)
+                chosen = await self.choose(live, seat, bot)
+                if chosen is not None:
+                    move, version = chosen
                     await self.submit(
-                        live, seat, move, version=None, move_id=None, source=Source.CLOCK
+                        live, seat, move, version=version, move_id=None, source=Source.CLOCK
                     )
-
-    def _bot_for_clock(self, live: LiveTable, seat: int) -> tuple[Bot, str]:
-        return self._bot_for(live, seat)
 
     # ---------------------------------------------------------------- presence
     def _start_grace(self, live: LiveTable, seat: int) -> None:

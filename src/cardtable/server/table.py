@@ -231,7 +231,8 @@ class Table:
         for i, level in enumerate(bot_levels):
             name = None
             if level is not None:
-                name = bot_names[i] if bot_names else f"Bot {i + 1} ({level})"
+                # One name per level: the leaderboard shows how people fare against each.
+                name = bot_names[i] if bot_names else f"Bot ({level})"
             seats.append(
                 Seat(index=i, bot_level=level, name=name, invite=None if level else invites[i])
             )
