@@ -44,10 +44,10 @@ def report_table(report: ArenaReport) -> list[Table]:
         ("mean score", "right"),
         ("rating", "right"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     metric_names = sorted({name for row in report.rows for name in row.metrics})
     for name in metric_names:
-        table.add_column(f"mean {name}", justify="right")
+        table.add_column(f"mean {name}", justify="right", no_wrap=True)
     for row in report.rows:
         rating = "–" if row.rating is None else f"{row.rating:.1f} ± {row.rating_sigma or 0:.1f}"
         cells = [
@@ -67,7 +67,7 @@ def report_table(report: ArenaReport) -> list[Table]:
     if report.pairs:
         pairs = Table(title="duplicate sets (same cards, seats rotated): who did better")
         for name in ("bots", "sets", "wins", "draws", "decided win rate", "95% CI", "p"):
-            pairs.add_column(name, justify="left" if name == "bots" else "right")
+            pairs.add_column(name, justify="left" if name == "bots" else "right", no_wrap=True)
         for pair in report.pairs:
             data = pair.to_dict()
             pairs.add_row(
