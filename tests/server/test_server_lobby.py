@@ -109,3 +109,15 @@ def test_finished_tables_leave_memory_but_not_storage(fake_server: ServerThread,
     late = api.http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
     assert late.status_code == 200, late.text
     assert late.json()["table"]["rematch_of"] == table_id
+
+
+def test_oversized_and_malformed_requests_are_refused(api: Api) -> None:
+    huge = {"game": "fake", "seats": [{}, {}], "options": {"x": "y" * 100_000}}
+    response = api.http.post("/api/tables", json=huge)
+    assert response.status_code == 413
+    assert response.json()["detail"]["code"] == "too_large"
+    garbage = api.http.post(
+        "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert garbage.status_code == 422
+    assert api.http.get("/api/health").status_code == 200

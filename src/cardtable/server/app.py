@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -39,6 +39,9 @@ from cardtable.server.storage import Storage
 from cardtable.server.table import TimeControl
 
 log = logging.getLogger("cardtable.server")
+
+#: Largest HTTP request body the API reads.
+MAX_BODY_BYTES = 64 * 1024
 
 #: Where a browser client's files go; mounted at ``/`` when the directory exists.
 STATIC_DIR = Path(__file__).parent / "static"
@@ -102,6 +105,21 @@ def create_app(
         if current is None:
             raise HTTPException(503, detail={"code": "starting", "message": "not ready yet"})
         return current  # type: ignore[no-any-return]
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next: Any) -> Any:
+        """Refuse request bodies over :data:`MAX_BODY_BYTES` before reading them."""
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return JSONResponse(
+                {"detail": {"code": "too_large", "message": f"at most {MAX_BODY_BYTES} bytes"}},
+                413,
+            )
+        if length is None and request.method in ("POST", "PUT", "PATCH"):
+            return JSONResponse(
+                {"detail": {"code": "length_required", "message": "send a Content-Length"}}, 411
+            )
+        return await call_next(request)
 
     @app.exception_handler(HubError)
     async def _hub_error(_request: Any, exc: HubError) -> JSONResponse:
