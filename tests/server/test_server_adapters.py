@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -31,7 +32,8 @@ def test_candidate_views_equal_the_engines_own_to_dict() -> None:
         assert isinstance(session, CandidateSession)
         for _ in range(60):
             for seat in (0, 1, None):
-                assert session.view(seat) == session.state.view(seat).to_dict()
+                sent = json.loads(json.dumps(session.view(seat)))
+                assert sent == session.state.view(seat).to_dict()
             if session.is_terminal():
                 break
             play_randomly(session, rng, 1)

@@ -70,12 +70,13 @@ class CandidateSession:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The engine's view (a spectator sees no hand), as JSON-ready data.
 
-        Equal to ``CandidateView.to_dict()`` (a test proves it), built without
-        ``dataclasses.asdict``'s deep copies: the view is made for every recipient of
+        Its JSON equals that of ``CandidateView.to_dict()`` (a test proves it); the
+        fields are taken as they are (tuples write as JSON lists) instead of through
+        ``dataclasses.asdict``'s deep copies: a view is made for every recipient of
         every move, and ``asdict`` was most of the server's time per move.
         """
         view = self.state.view(seat)
-        return {name: _lists(getattr(view, name)) for name in _VIEW_FIELDS}
+        return {name: getattr(view, name) for name in _VIEW_FIELDS}
 
     def is_terminal(self) -> bool:
         """Every deal played (C17)."""
@@ -96,13 +97,6 @@ class CandidateSession:
 
 
 _VIEW_FIELDS = tuple(f.name for f in fields(CandidateView))
-
-
-def _lists(value: Any) -> Any:
-    """Tuples (nested or not) as lists; everything else in a view is already JSON."""
-    if isinstance(value, tuple):
-        return [_lists(v) for v in value]
-    return value
 
 
 class CandidateKind:

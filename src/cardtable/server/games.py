@@ -56,7 +56,10 @@ class GameSession(Protocol):
         ...
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator, public information only)."""
+        """What ``seat`` may see (``None``: a spectator, public information only).
+
+        JSON-ready: ``json.dumps`` writes it as it is (tuples become lists).
+        """
         ...
 
     def is_terminal(self) -> bool:
