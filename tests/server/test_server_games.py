@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from typing import Any
 
 import pytest
@@ -153,3 +155,34 @@ def test_no_message_of_a_real_game_holds_a_hidden_card(
         for seat, c in enumerate(conns):
             checked += check_no_leak(table, c, seat if seat < 2 else None, hidden)
     assert checked > 3 * 3 * 10
+
+
+def test_a_killed_bot_worker_is_replaced_and_the_game_goes_on(real_server: ServerThread) -> None:
+    api = Api(real_server.base)
+    hub = real_server.app.state.hub
+    table_id, tokens = api.seat_players("candidate", ["Ann"], bots=["easy"], options={"deals": 1})
+    with clients(real_server.base, table_id, [*tokens, None]) as (ann, eve):
+        ann.hello()
+        eve.hello()
+
+        def bot_moved() -> bool:
+            return any(
+                m["type"] == "update" and m["event"].get("source") == "bot" for m in eve.received
+            )
+
+        for _ in range(200):  # Ann plays until the bot has made a move
+            ann.drain(0.02)
+            eve.drain(0.02)
+            if bot_moved():
+                break
+            if ann.state and ann.state["legal_moves"]:
+                ann.move(ann.state["legal_moves"][0])
+        assert bot_moved()
+        workers = list(getattr(hub.executor, "_processes", {}) or {})
+        assert workers, "the bots think in worker processes"
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        play_out([ann], eve, random.Random(6), race=False)
+        assert eve.state is not None
+        assert eve.state["status"] == "finished"
+    assert set(getattr(hub.executor, "_processes", {}) or {}).isdisjoint(workers)

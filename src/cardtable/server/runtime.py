@@ -21,7 +21,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -232,7 +232,7 @@ class Hub:
                 await conn.close(1001, "server shutting down")
         for task in list(self._tasks):
             task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)
 
     def _restore(self, item: StoredTable) -> Table:
         row = item.row
@@ -542,6 +542,11 @@ class Hub:
             move = await asyncio.wait_for(future, self.settings.bot_budget)
         except TimeoutError:
             log.warning("bot of table %s seat %d overran its budget", table.id, seat)
+            move = fallback()
+        except BrokenExecutor:
+            # A worker process died (killed, out of memory): start a fresh pool.
+            log.error("the bot executor broke; starting a new one")
+            self.executor = _bot_executor(self.settings)
             move = fallback()
         except Exception:
             log.exception("bot of table %s seat %d failed", table.id, seat)
