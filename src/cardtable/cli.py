@@ -187,6 +187,81 @@ def rules(
         sys.stdout.write(text)
 
 
+class Opponent(StrEnum):
+    """Who sits opposite at the Candidate table: a bot level, or another person."""
+
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    human = "human"
+
+
+@app.command()
+def play(
+    game: Annotated[GameName, typer.Argument(help="Which game to play.")],
+    vs: Annotated[
+        Opponent,
+        typer.Option(help="Candidate: a bot level, or human for two people at one keyboard."),
+    ] = Opponent.medium,
+    players: Annotated[
+        int, typer.Option(help="Spy: players at the table, you included (2-8).")
+    ] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(help="Spy: the bots, comma-separated, one per seat (the last repeats)."),
+    ] = "greedy",
+    speed: Annotated[
+        str,
+        typer.Option(
+            help="Spy: bot speeds, comma-separated: slow, steady, quick, fast or moves a second."
+        ),
+    ] = "steady",
+    lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game record here when the game ends.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deal (default: a fresh random one).")
+    ] = None,
+    names: Annotated[
+        str | None, typer.Option(help="Comma-separated names of the people playing.")
+    ] = None,
+    deals: Annotated[int | None, typer.Option(help="Candidate: deals in the match.")] = None,
+    decks: Annotated[int | None, typer.Option(help="Candidate: decks in play (1-3).")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Spy: rounds in the match.")] = None,
+) -> None:
+    """Play in the terminal: Candidate against a bot or a friend, Spy in real time."""
+    try:
+        from cardtable.tui import build_app
+    except ImportError as exc:
+        raise _fail(
+            f"the terminal app needs the tui extra (pip install 'cardtable[tui]'): {exc}"
+        ) from None
+    people = [n.strip() for n in names.split(",")] if names else []
+    options: dict[str, Any] = {}
+    for key, value in (("deals", deals), ("decks", decks), ("rounds", rounds)):
+        if value is not None:
+            options[key] = value
+    try:
+        tui = build_app(
+            game.value,
+            vs=vs.value,
+            players=players,
+            bots=[b for b in bots.split(",") if b.strip()],
+            speeds=[s for s in speed.split(",") if s.strip()],
+            lang=lang.value,
+            save=save,
+            seed=seed,
+            names=people,
+            options=options,
+        )
+    except (CardtableError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    tui.run()
+    if tui.saved_to is not None:
+        err.print(f"wrote {tui.saved_to}")
+
+
 def _game_options(option: list[str] | None) -> dict[str, Any]:
     return dict(_parse_option(o) for o in option or [])
 

@@ -1,0 +1,202 @@
+"""What both games' apps share: the help and rules screens, the language switch,
+saving the record, and the keys that work everywhere (``?``, ``r``, ``l``, ``q``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
+
+from cardtable.errors import CardtableError
+from cardtable.record import dump_record
+from cardtable.tui.i18n import other_lang, tr
+
+__all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
+
+CSS = """
+Screen { background: $background; }
+#title { background: $primary; color: $text; text-style: bold; padding: 0 1; height: 1; }
+#status { height: 2; padding: 0 1; color: $warning; }
+#keys { height: 2; padding: 0 1; color: $text-muted; dock: bottom; }
+#log { height: 1fr; padding: 0 1; color: $text-muted; }
+.panel { padding: 0 1; height: auto; }
+HelpScreen, HandoffScreen, RoundOverScreen { align: center middle; }
+HandoffScreen { background: $background; }  /* opaque: no hand shows through */
+#dialog { width: 76; height: auto; max-height: 22; border: thick $primary;
+          background: $surface; padding: 0 1; }
+#rules { padding: 0 1; }
+"""
+
+
+def key_name(event: events.Key) -> str:
+    """A key as a person reads it (``p``, ``Enter``)."""
+    if event.character and event.character.isprintable() and event.character != " ":
+        return event.character
+    return event.key.replace("_", " ").capitalize()
+
+
+class TailLog(Widget):
+    """The newest lines of a log, as many as fit: the height is known only when the
+    widget is drawn, after the panels above it have taken their room."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        """Replace the lines (oldest first) and draw again."""
+        self.lines = lines
+        self.refresh()
+
+    def render(self) -> Text:
+        height = max(1, self.size.height)
+        return Text("\n".join(self.lines[-height:]))
+
+
+class TableApp(App[None]):
+    """The base of both games' apps: language, record saving, help and rules."""
+
+    CSS = CSS
+    #: The game's name, for the rules (``candidate`` or ``spy``).
+    game: ClassVar[str] = ""
+
+    def __init__(self, *, lang: str = "en", save: str | Path | None = None) -> None:
+        super().__init__()
+        self.lang = lang
+        self.save_path = Path(save) if save is not None else None
+        self.saved_to: Path | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The game so far as a record (RECORDS.md)."""
+        raise NotImplementedError
+
+    def save_record(self) -> str | None:
+        """Write the record to ``--save`` (if given); return a line for the status."""
+        if self.save_path is None:
+            return None
+        try:
+            self.save_path.write_text(dump_record(self.record()), encoding="utf-8")
+        except (OSError, CardtableError, TypeError, json.JSONDecodeError) as exc:
+            return tr(self.lang, "save_failed", path=self.save_path, why=exc)
+        self.saved_to = self.save_path
+        return tr(self.lang, "saved", path=self.save_path)
+
+    def toggle_lang(self) -> None:
+        """Switch English ⇄ Ukrainian and redraw every open screen."""
+        self.lang = other_lang(self.lang)
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.redraw()
+
+    def common_key(self, event: events.Key) -> bool:
+        """The keys every screen shares; True when ``event`` was one of them."""
+        key = event.key
+        if key == "question_mark":
+            screen = self.screen
+            help_key = screen.HELP if isinstance(screen, TableScreen) else "help_help"
+            self.push_screen(HelpScreen(help_key))
+        elif key == "r":
+            self.push_screen(RulesScreen(self.game))
+        elif key == "l":
+            self.toggle_lang()
+        elif key == "q":
+            self.quit_game()
+        else:
+            return False
+        event.stop()
+        return True
+
+    def quit_game(self) -> None:
+        """Save the record (a game stopped anywhere replays) and leave."""
+        self.save_record()
+        self.exit()
+
+
+class TableScreen(Screen[None]):
+    """A screen with its own help text and a :meth:`redraw` for the language switch."""
+
+    #: The :func:`~cardtable.tui.i18n.tr` key of this screen's help.
+    HELP: ClassVar[str] = "help_help"
+
+    @property
+    def table_app(self) -> TableApp:
+        """The app, typed."""
+        app = self.app
+        assert isinstance(app, TableApp)
+        return app
+
+    @property
+    def lang(self) -> str:
+        """The language in use."""
+        return self.table_app.lang
+
+    def redraw(self) -> None:
+        """Draw everything again (after the language or the game changed)."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of the screen below, in the language in use."""
+
+    HELP = "help_help"
+
+    def __init__(self, help_key: str) -> None:
+        super().__init__()
+        self.help_key = help_key
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        lang = app.lang if isinstance(app, TableApp) else "en"
+        with Vertical(id="dialog"):
+            yield Static(tr(lang, self.help_key), markup=False)
+            yield Static(tr(lang, "close_hint"), classes="panel")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("escape", "question_mark", "enter", "q"):
+            self.dismiss()
+
+
+class RulesScreen(TableScreen):
+    """The rules of the game, as ``cardtable rules`` prints them, in the app."""
+
+    HELP = "help_rules"
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with VerticalScroll(id="rules"):
+            yield Markdown(id="rules-text")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one("#rules", VerticalScroll).focus()
+
+    def redraw(self) -> None:
+        from cardtable.cli import rules_text
+
+        try:
+            text = rules_text(self.game, self.lang)
+        except CardtableError as exc:
+            text = str(exc)
+        self.query_one("#title", Static).update(tr(self.lang, "rules_title"))
+        self.query_one("#rules-text", Markdown).update(text)
+        self.query_one("#keys", Static).update(tr(self.lang, "keys_rules"))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("escape", "r"):
+            event.stop()
+            self.dismiss()
+        elif event.key in ("question_mark", "l", "q"):
+            self.table_app.common_key(event)

@@ -1,0 +1,372 @@
+"""Words and cards as the terminal app shows them, in English and Ukrainian.
+
+Every string a screen shows comes from :func:`tr`, so the language switch (``l``)
+changes the whole app at once. Cards are shown with suit symbols, which differ in shape
+(♠ ♥ ♦ ♣), so they stay distinguishable without colour (``NO_COLOR``); red suits are
+also coloured when colour is on. In Ukrainian the court cards use the letters В Д К Т.
+
+>>> card_label("QS", "en"), card_label("QS", "uk"), card_label("10H", "uk")
+('Q♠', 'Д♠', '10♥')
+>>> tr("uk", "pass")
+'пас'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from cardtable.cards import Rank, Suit, parse_card_kind
+
+__all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "tr"]
+
+LANGS = ("en", "uk")
+
+
+def other_lang(lang: str) -> str:
+    """The language the switch goes to from ``lang``."""
+    return "uk" if lang == "en" else "en"
+
+
+def card_label(text: str, lang: str) -> str:
+    """A card's display form: rank (Ukrainian letters in ``uk``) then suit symbol."""
+    kind = parse_card_kind(text)
+    rank = Rank(kind % 13 + 2)
+    return (rank.text_uk if lang == "uk" else rank.text) + Suit(kind // 13).symbol
+
+
+def card_text(text: str, lang: str) -> Text:
+    """A card as styled text: bold, red suits in red (colour is only a help: the
+    symbol alone tells the suit)."""
+    suit = Suit(parse_card_kind(text) // 13)
+    return Text(card_label(text, lang), style="bold red" if suit.is_red else "bold")
+
+
+def cards_text(texts: Iterable[str], lang: str, sep: str = " ") -> Text:
+    """Several cards as styled text, separated by ``sep``."""
+    out = Text()
+    for i, text in enumerate(texts):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(text, lang))
+    return out
+
+
+def tr(lang: str, key: str, **values: object) -> str:
+    """The string ``key`` in ``lang`` (English when missing), formatted with ``values``."""
+    table = _UK if lang == "uk" else _EN
+    template = table.get(key) or _EN[key]
+    return template.format(**values) if values else template
+
+
+_EN: dict[str, str] = {
+    # -- shared ------------------------------------------------------------------------
+    "you": "You",
+    "bot": "Bot",
+    "pass": "pass",
+    "help_title": "Help",
+    "rules_title": "Rules",
+    "close_hint": "Esc or ? closes this screen",
+    "keys_common": "? help  r rules  l мова: українська  q quit",
+    "saved": "Record saved to {path}",
+    "save_failed": "Could not save the record to {path}: {why}",
+    "quit_hint": "q quits; --save FILE keeps a record",
+    "unknown_key": "{pressed} does nothing here: {why}",
+    "unknown_key_why": "press ? for the keys",
+    # -- candidate ---------------------------------------------------------------------
+    "cand_title": "Candidate · deal {deal} of {deals} · dealer: {dealer} · leader: {leader}",
+    "cand_title_over": "Candidate · match over",
+    "piles": "Piles",
+    "lobby": "Lobby",
+    "lobby_empty": "empty",
+    "run": "run",
+    "set": "set",
+    "discards": "discarded",
+    "hand": "hand",
+    "hand_of": "{name}'s hand",
+    "your_hand": "Your hand",
+    "cards_count": "{n} cards",
+    "deal_score": "deal {score}",
+    "total": "total {total}",
+    "captures": "captures",
+    "no_captures": "no captures yet",
+    "decision_deal": "{name}: deal the hands — choose a pile (s h d c)",
+    "decision_lobby": "{name}: turn a lobby card — choose a pile (s h d c)",
+    "decision_draw": "{name}: draw a card — choose a pile (s h d c)",
+    "decision_play": "{name}: play cards (1-5, then Enter) or pass (p)",
+    "decision_play_from_hand": "{name}: piles empty — start the lobby from hand (1-5, Enter)",
+    "thinking": "{name} is thinking…",
+    "selected": "selected: {cards} — Enter plays, Esc clears",
+    "hint": "Hint: {move}",
+    "hint_wait": "Working out a hint…",
+    "hint_none": "No hint now: it is not your decision",
+    "not_your_turn": "it is not your decision now",
+    "no_pile_now": "now is not the time to choose a pile: {what}",
+    "no_card_now": "now is not the time to pick cards: {what}",
+    "no_such_card": "there is no card {n} in your hand (you hold {count})",
+    "nothing_selected": "select cards with 1-5 first",
+    "match_over_status": "Match over — {result}. q quits",
+    "winner": "{name} wins {a}:{b}",
+    "draw_result": "a draw {a}:{b}",
+    "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
+    "handoff_title": "Pass the keyboard",
+    "handoff_why": "press Enter when {name} has the keyboard",
+    "handoff_body": "Pass the keyboard to {name}.\n\n{other}, please look away.\n\n"
+    "{name}: press Enter to see your hand.",
+    "ev_dealt": "{name} dealt the hands from pile {pile}",
+    "ev_received": "{name} received {cards}",
+    "ev_received_hidden": "{name} received five cards",
+    "ev_lobby_turned": "{name} turned {cards} onto the lobby from pile {pile}",
+    "ev_played": "{name} played {cards}",
+    "ev_passed": "{name} passed",
+    "ev_trick_taken": "{name} took {cards}, scoring {score}",
+    "ev_lobby_discarded": "nobody played onto {cards}: it is discarded",
+    "ev_drew": "{name} drew {cards} from pile {pile}",
+    "ev_drew_hidden": "{name} drew from pile {pile}",
+    "ev_deal_ended": "Deal over: {scores}; totals {totals}",
+    "ev_match_ended": "Match over: totals {totals}",
+    "help_candidate": """Candidate — keys
+
+1 … 5        pick a card of your hand (again: unpick); the cards are
+             played in rank order
+Enter        play the picked cards onto the lobby
+Esc          clear the picked cards
+p            pass
+s h d c      choose a pile (♠ ♥ ♦ ♣): deal, turn a lobby card, draw
+t            hint: what the bot would do in your place
+r            the rules (C1…C17)
+l            language: English / українська
+?            this help
+q            quit (the record is saved with --save FILE)
+
+The status line says whose decision it is and what kind; a key that
+means nothing now says why there.""",
+    "help_handoff": """Pass the keyboard — keys
+
+Enter        show the hand of the player named on the screen
+? r l q      help, rules, language, quit
+
+The hand stays hidden until the right player presses Enter.""",
+    # -- spy ---------------------------------------------------------------------------
+    "spy_title": "Spy vs Spy · round {round} of {rounds}",
+    "spy_your_total": "your total {total} (lowest wins)",
+    "spy_others_head": "pts top │ piles                   │ waste deck moves total",
+    "spy_title_over": "Spy vs Spy · match over",
+    "points": "points",
+    "deck": "deck",
+    "waste": "waste",
+    "moves": "moves",
+    "racing": "racing",
+    "called": "CALLED",
+    "blocked": "blocked",
+    "resigned": "resigned",
+    "pile_n": "pile {n}",
+    "new_pile": "new",
+    "your_table": "Your table",
+    "others": "The others",
+    "spy_status": "Place on a pile (1-6), turn (space), call (c) when the points pile is empty",
+    "spy_status_blocked": "You are blocked: nothing can ever fit (S12). Resign (x x) or wait",
+    "spy_status_resigned": "You resigned this round: the others race on",
+    "spy_status_call": "Your points pile is empty: call now (c)!",
+    "spy_waste_prefix": "From the waste: choose a pile (1-6)",
+    "spy_confirm_resign": "Press x again to resign this round",
+    "spy_no_pile": "there is no pile {n}: you have {count}, and the next one you open is {next}",
+    "spy_no_more_piles": "there is no pile {n}: you have all six piles",
+    "spy_paused": "the round is over: press Enter to go on",
+    "spy_round_over_title": "Round {round} over",
+    "spy_round_winner": "{name} called first.",
+    "spy_round_nobody": "Everybody is blocked or out: nobody wins the round.",
+    "spy_round_scores": "Round scores: {scores}",
+    "spy_totals": "Totals: {totals}",
+    "spy_next_round": "Press Enter for round {round}.",
+    "spy_match_over": "Match over. Winner: {names}. Press Enter, then q to quit.",
+    "keys_spy": "1-6 pile  w 1-6 from waste  space turn  c call  x x resign",
+    "ev_turn": "turned {card}",
+    "ev_place": "put {card} on pile {pile}",
+    "ev_open": "opened pile {pile} with {card}",
+    "ev_call": "CALLED",
+    "ev_resign": "resigned",
+    "ev_blocked": "is blocked",
+    "help_spy": """Spy vs Spy — keys
+
+1 … 6        put a card on pile N: the points-pile top when it fits,
+             else the waste top; the number after your last pile opens
+             a new pile (the points-pile top first)
+w then 1…6   put the waste top on pile N (or open one with it)
+space        turn a card from the racing deck onto the waste
+c            call "finished" (only with an empty points pile)
+x x          resign this round
+r            the rules (S1…S17)
+l            language: English / українська
+?            this help
+q            quit (the record is saved with --save FILE)
+
+A card fits a pile whose top is one rank above or below it; ranks
+wrap round: … Q K A 2 3 … The others race at the speeds you chose.""",
+    "help_round_over": """Round over — keys
+
+Enter        go on to the next round (or close the result)
+? r l q      help, rules, language, quit""",
+    "keys_rules": "Esc back  ↑ ↓ PgUp PgDn scroll  ? help  l мова: українська  q quit",
+    "help_rules": """Rules — keys
+
+↑ ↓ PgUp PgDn   scroll
+Esc or r        back to the game
+l               language: English / українська""",
+    "help_help": "Esc or ? closes the help.",
+}
+
+_UK: dict[str, str] = {
+    "you": "Ви",
+    "bot": "Бот",
+    "pass": "пас",
+    "help_title": "Довідка",
+    "rules_title": "Правила",
+    "close_hint": "Esc або ? закриває цей екран",
+    "keys_common": "? довідка  r правила  l language: English  q вихід",
+    "saved": "Запис гри збережено у {path}",
+    "save_failed": "Не вдалося зберегти запис у {path}: {why}",
+    "quit_hint": "q — вихід; --save FILE зберігає запис",
+    "unknown_key": "{pressed} тут нічого не робить: {why}",
+    "unknown_key_why": "натисніть ?, щоб побачити клавіші",
+    "cand_title": "Кандидат · роздача {deal} з {deals} · здає {dealer} · ходить {leader}",
+    "cand_title_over": "Кандидат · матч закінчено",
+    "piles": "Стопки",
+    "lobby": "Лобі",
+    "lobby_empty": "порожнє",
+    "run": "сходинки",
+    "set": "набір",
+    "discards": "скинуто",
+    "hand": "рука",
+    "hand_of": "Рука: {name}",
+    "your_hand": "Ваша рука",
+    "cards_count": "карт: {n}",
+    "deal_score": "роздача {score}",
+    "total": "разом {total}",
+    "captures": "взятки",
+    "no_captures": "взяток ще немає",
+    "decision_deal": "{name}: роздайте руки — оберіть стопку (s h d c)",
+    "decision_lobby": "{name}: відкрийте карту лобі — оберіть стопку (s h d c)",
+    "decision_draw": "{name}: доберіть карту — оберіть стопку (s h d c)",
+    "decision_play": "{name}: покладіть карти (1-5, потім Enter) або пас (p)",
+    "decision_play_from_hand": "{name}: стопки порожні — почніть лобі з руки (1-5, Enter)",
+    "thinking": "{name} думає…",
+    "selected": "обрано: {cards} — Enter кладе, Esc скидає вибір",
+    "hint": "Підказка: {move}",
+    "hint_wait": "Шукаю підказку…",
+    "hint_none": "Підказки немає: зараз не ваше рішення",
+    "not_your_turn": "зараз не ваше рішення",
+    "no_pile_now": "зараз не час обирати стопку: {what}",
+    "no_card_now": "зараз не час обирати карти: {what}",
+    "no_such_card": "у вашій руці немає карти {n} (карт: {count})",
+    "nothing_selected": "спершу оберіть карти клавішами 1-5",
+    "match_over_status": "Матч закінчено — {result}. q — вихід",
+    "winner": "перемагає {name} {a}:{b}",
+    "draw_result": "нічия {a}:{b}",
+    "keys_candidate": "1-5 карта  Enter класти  Esc скинути  p пас  s h d c стопка  t підказка",
+    "handoff_title": "Передайте клавіатуру",
+    "handoff_why": "натисніть Enter, коли клавіатура в {name}",
+    "handoff_body": "Передайте клавіатуру: {name}.\n\n{other}, не дивіться.\n\n"
+    "{name}: натисніть Enter, щоб побачити свою руку.",
+    "ev_dealt": "{name}: роздача зі стопки {pile}",
+    "ev_received": "{name}: отримано {cards}",
+    "ev_received_hidden": "{name}: отримано п'ять карт",
+    "ev_lobby_turned": "{name}: у лобі відкрито {cards} зі стопки {pile}",
+    "ev_played": "{name}: покладено {cards}",
+    "ev_passed": "{name}: пас",
+    "ev_trick_taken": "{name}: взятка {cards}, очок: {score}",
+    "ev_lobby_discarded": "на {cards} ніхто не поклав: карту скинуто",
+    "ev_drew": "{name}: добір {cards} зі стопки {pile}",
+    "ev_drew_hidden": "{name}: добір зі стопки {pile}",
+    "ev_deal_ended": "Роздачу закінчено: {scores}; разом {totals}",
+    "ev_match_ended": "Матч закінчено: разом {totals}",
+    "help_candidate": """Кандидат — клавіші
+
+1 … 5        обрати карту з руки (ще раз — зняти вибір); карти
+             кладуться за старшинством
+Enter        покласти обрані карти в лобі
+Esc          скинути вибір
+p            пас
+s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
+t            підказка: що зробив би бот на вашому місці
+r            правила (C1…C17)
+l            мова: English / українська
+?            ця довідка
+q            вихід (запис гри зберігає --save FILE)
+
+Рядок стану каже, чиє рішення і яке; клавіша, що зараз нічого не
+означає, пояснює там чому.""",
+    "help_handoff": """Передайте клавіатуру — клавіші
+
+Enter        показати руку гравця, названого на екрані
+? r l q      довідка, правила, мова, вихід
+
+Рука лишається прихованою, доки потрібний гравець не натисне Enter.""",
+    "spy_title": "Шпигун проти шпигуна · раунд {round} з {rounds}",
+    "spy_your_total": "ваш рахунок {total} (менший кращий)",
+    "spy_others_head": "очк вер │ стопки                  │ відбій кол ходи разом",
+    "spy_title_over": "Шпигун проти шпигуна · матч закінчено",
+    "points": "очки",
+    "deck": "колода",
+    "waste": "відбій",
+    "moves": "ходів",
+    "racing": "у грі",
+    "called": "ЗАКІНЧИВ",
+    "blocked": "заблоковано",
+    "resigned": "вибув",
+    "pile_n": "стопка {n}",
+    "new_pile": "нова",
+    "your_table": "Ваш стіл",
+    "others": "Інші гравці",
+    "spy_status": "1-6 — класти на стопку, пробіл — нова карта, c — «закінчив» (без очок)",
+    "spy_status_blocked": "Ви заблоковані (S12): нічого не підійде. x x — здатися, або чекайте",
+    "spy_status_resigned": "Ви вибули з цього раунду: інші змагаються далі",
+    "spy_status_call": "Стопка очок порожня: кажіть «закінчив» (c)!",
+    "spy_waste_prefix": "З відбою: оберіть стопку (1-6)",
+    "spy_confirm_resign": "Натисніть x ще раз, щоб здатися в цьому раунді",
+    "spy_no_pile": "стопки {n} немає: у вас {count}, наступна нова — {next}",
+    "spy_no_more_piles": "стопки {n} немає: у вас уже всі шість стопок",
+    "spy_paused": "раунд закінчено: натисніть Enter, щоб продовжити",
+    "spy_round_over_title": "Раунд {round} закінчено",
+    "spy_round_winner": "Першим «закінчив»: {name}.",
+    "spy_round_nobody": "Усі заблоковані або вибули: раунд без переможця.",
+    "spy_round_scores": "Очки раунду: {scores}",
+    "spy_totals": "Разом: {totals}",
+    "spy_next_round": "Натисніть Enter для раунду {round}.",
+    "spy_match_over": "Матч закінчено. Переможець: {names}. Enter, потім q — вихід.",
+    "keys_spy": "1-6 стопка  w 1-6 з відбою  пробіл карта  c закінчив  x x здатися",
+    "ev_turn": "відкрито {card}",
+    "ev_place": "{card} на стопку {pile}",
+    "ev_open": "нова стопка {pile}: {card}",
+    "ev_call": "ЗАКІНЧИВ",
+    "ev_resign": "вибуває з раунду",
+    "ev_blocked": "заблоковано",
+    "help_spy": """Шпигун проти шпигуна — клавіші
+
+1 … 6        покласти карту на стопку N: верх стопки очок, якщо
+             підходить, інакше верх відбою; номер після останньої
+             стопки відкриває нову (спершу картою з очок)
+w, потім 1…6 покласти верх відбою на стопку N (або відкрити нею)
+пробіл       відкрити карту з колоди на відбій
+c            сказати «закінчив» (лише з порожньою стопкою очок)
+x x          здатися в цьому раунді
+r            правила (S1…S17)
+l            мова: English / українська
+?            ця довідка
+q            вихід (запис гри зберігає --save FILE)
+
+Карта підходить на стопку, верх якої на одне значення старший або
+молодший; значення йдуть по колу: … Д К Т 2 3 …""",
+    "help_round_over": """Раунд закінчено — клавіші
+
+Enter        до наступного раунду (або закрити результат)
+? r l q      довідка, правила, мова, вихід""",
+    "keys_rules": "Esc назад  ↑ ↓ PgUp PgDn гортати  ? довідка  l language: English  q вихід",
+    "help_rules": """Правила — клавіші
+
+↑ ↓ PgUp PgDn   гортати
+Esc або r       назад до гри
+l               мова: English / українська""",
+    "help_help": "Esc або ? закриває довідку.",
+}

@@ -1,0 +1,188 @@
+"""The Candidate app driven through its keys with Textual's pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
+
+from cardtable.cards import KIND_TEXT
+from cardtable.record import read_record_file, replay
+from cardtable.tui.candidate_app import CandidateScreen, HandoffScreen
+from cardtable.tui.common import HelpScreen, RulesScreen
+from cardtable.tui.i18n import card_label
+from cardtable.tui.players import make_candidate_bot
+
+SIZE = (80, 24)
+
+
+def hidden_labels(app, seat: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Display forms of the cards in ``seat``'s hand (read from the true state: the
+    test checks that none of them reaches the screen)."""
+    state = app.table._state
+    return [card_label(KIND_TEXT[k], app.lang) for k in state.hand(seat)]
+
+
+@sync
+async def test_tui_candidate_whole_deal_against_a_bot_saves_a_record_that_replays(
+    tmp_path: Path,
+) -> None:
+    """C1-C17 through the app: a person plays a whole deal against the hard bot by
+    keys; the bot's hand never reaches the screen; the saved record replays to the
+    same result."""
+    save = tmp_path / "deal.json"
+    app = candidate_app(seed=3, save=save)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        moves = 0
+        while not app.table.is_over:
+            assert app.table.current_player == 0
+            text = screen_text(app)
+            for label in hidden_labels(app, 1):
+                assert label not in text, f"the bot's {label} is on the screen"
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+            moves += 1
+            assert moves < 200
+        text = screen_text(app)
+        assert "match over" in text.lower()
+        assert isinstance(app.screen, CandidateScreen)
+    assert app.saved_to == save
+    summary = replay(read_record_file(save)).summary()
+    assert summary["complete"] is True
+    assert tuple(summary["totals"]) == app.table.totals()
+    assert summary["deals"][0]["scores"] == list(app.table.totals())
+
+
+@sync
+async def test_tui_candidate_two_people_pass_the_keyboard_and_never_see_the_other_hand() -> None:
+    """Two people at one keyboard: a pass-the-keyboard screen hides every hand when the
+    decision changes hands; each sees only their own hand."""
+    app = candidate_app(seed=5, vs_human=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        handoffs = 0
+        for _ in range(40):
+            table = app.table
+            if isinstance(app.screen, HandoffScreen):
+                handoffs += 1
+                text = screen_text(app)
+                assert "Pass the keyboard" in text
+                for seat in (0, 1):
+                    for label in hidden_labels(app, seat):
+                        assert label not in text
+                await pilot.press("enter")
+                await pilot.pause()
+                continue
+            seat = table.current_player
+            assert seat is not None
+            screen = app.screen
+            assert isinstance(screen, CandidateScreen)
+            assert screen.viewer == seat
+            text = screen_text(app)
+            for label in hidden_labels(app, 1 - seat):
+                assert label not in text
+            await pilot.press(*keys_for(app, seat))
+            await pilot.pause()
+        assert handoffs >= 3
+
+
+@sync
+async def test_tui_candidate_keys_that_mean_nothing_say_why() -> None:
+    """A key with no meaning now explains itself in the status line."""
+    app = candidate_app(seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert app.table.decision == "deal"
+        await pilot.press("1")
+        assert "not the time to pick cards" in screen.status
+        await pilot.press("p")
+        assert "now is not the time for that" in screen.status  # the engine's reason
+        await pilot.press("z")
+        assert "z does nothing here" in screen.status
+        await pilot.press("enter")
+        assert "not the time to pick cards" in screen.status
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert app.table.decision == "play" or app.table.current_player == 0
+        while app.table.decision != "play":
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+        await pilot.press("s")
+        assert "not the time to choose a pile" in screen.status
+        await pilot.press("enter")
+        assert "select cards" in screen.status
+        await pilot.press("9")
+        assert "9 does nothing here" in screen.status
+
+
+@sync
+async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
+    """Cards that do not continue the lobby are refused with the engine's reason and
+    the position does not change (C7)."""
+    app = candidate_app(seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        while app.table.decision != "play":
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+        view = app.table.view(0)
+        legal = set(view.legal_moves)
+        hand = view.hand or ()
+        bad = next(
+            i for i, card in enumerate(hand) if f"play {card}" not in legal
+        )  # a card that does not fit the lobby
+        before = app.table.record()
+        await pilot.press(str(bad + 1), "enter")
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.status
+        assert app.table.record() == before
+
+
+@sync
+async def test_tui_candidate_hint_help_rules_and_language() -> None:
+    """Against the medium level (ISMCTS): t shows the bot's suggestion; ? and r open
+    help and rules; l switches to Ukrainian, court cards in В Д К Т."""
+    app = candidate_app(seed=3, level="medium")
+    app.table.hint_bot = make_candidate_bot("medium", 9)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.hint_text in app.table.view(0).legal_moves
+        assert "Hint:" in screen_text(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "pick a card of your hand" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert "C17" in screen_text(app) or "Candidate" in screen_text(app)
+        await pilot.press("escape", "l")
+        await pilot.pause()
+        assert app.lang == "uk"
+        text = screen_text(app)
+        assert "Кандидат" in text
+        assert "Стопки" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@sync
+async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
+    """Ukrainian shows J Q K A as В Д К Т (RECORDS.md)."""
+    app = candidate_app(seed=3, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.move_label("play JS QS KS AS") == (
+            "play J♠ Q♠ K♠ A♠" if lang == "en" else "play В♠ Д♠ К♠ Т♠"
+        )

@@ -1,0 +1,91 @@
+"""`cardtable play`: the command line builds the right app, or says what is wrong."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable.cli import app
+from cardtable.tui import build_app
+from cardtable.tui.candidate_app import CandidateApp
+from cardtable.tui.common import TableApp
+from cardtable.tui.spy_app import SpyApp
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[TableApp]:
+    """Apps the command would run (they are recorded instead of taking the terminal)."""
+    apps: list[TableApp] = []
+    monkeypatch.setattr(TableApp, "run", lambda self, *a, **k: apps.append(self))
+    return apps
+
+
+def test_tui_cli_play_candidate_against_a_level(launched: list[TableApp]) -> None:
+    result = runner.invoke(
+        app, ["play", "candidate", "--vs", "hard", "--lang", "uk", "--deals", "2", "--seed", "9"]
+    )
+    assert result.exit_code == 0, result.output
+    (tui,) = launched
+    assert isinstance(tui, CandidateApp)
+    assert tui.lang == "uk"
+    assert tui.table.names == ("You", "Bot (hard)")
+    assert tui.table.people == (0,)
+    assert tui.table.view(0).deals == 2
+
+
+def test_tui_cli_play_candidate_two_people(launched: list[TableApp]) -> None:
+    result = runner.invoke(app, ["play", "candidate", "--vs", "human", "--names", "Ann,Bob"])
+    assert result.exit_code == 0, result.output
+    (tui,) = launched
+    assert isinstance(tui, CandidateApp)
+    assert tui.table.people == (0, 1)
+    assert tui.table.names == ("Ann", "Bob")
+
+
+def test_tui_cli_play_spy_with_bots_and_speeds(launched: list[TableApp]) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "spy", "--players", "4", "--bots", "planner,random", "--speed", "fast,0.5"],
+    )
+    assert result.exit_code == 0, result.output
+    (tui,) = launched
+    assert isinstance(tui, SpyApp)
+    racers = tui.table.racers
+    assert racers[0] is None
+    assert [r.label for r in racers[1:] if r] == ["planner", "random", "random"]
+    assert [r.speed for r in racers[1:] if r] == [3.5, 0.5, 0.5]
+    tui.table.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["spy", "--players", "9"], "2 to 8 players"),
+        (["spy", "--bots", "minimax"], "unknown spy bot 'minimax'"),
+        (["spy", "--bots", "oracle"], "cannot take a seat in a fair game"),
+        (["spy", "--speed", "warp"], "bad speed 'warp'"),
+        (["spy", "--deals", "3"], "--deals and --decks are for Candidate"),
+        (["candidate", "--rounds", "3"], "--rounds is for Spy"),
+        (["candidate", "--vs", "human", "--names", "Ann"], "two people"),
+        (["candidate", "--decks", "4"], "decks"),
+    ],
+)
+def test_tui_cli_play_refuses_bad_choices_in_one_line(
+    launched: list[TableApp], args: list[str], message: str
+) -> None:
+    result = runner.invoke(app, ["play", *args])
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not launched
+
+
+def test_tui_build_app_fresh_seed_each_time() -> None:
+    """Without --seed every game is dealt anew."""
+    first = build_app("candidate", vs="easy")
+    second = build_app("candidate", vs="easy")
+    assert isinstance(first, CandidateApp)
+    assert isinstance(second, CandidateApp)
+    assert first.table.record()["deals"] != second.table.record()["deals"]
