@@ -141,10 +141,13 @@ def test_rate_limit_per_connection_does_not_disturb_others(
     table_id, tokens = api.seat_players("fake", ["Ann", "Bob"])
     with clients(fake_server.base, table_id, tokens) as (ann, bob):
         bob.hello()
-        for _ in range(300):
+        for _ in range(150):  # fewer than the send queue holds: Ann reads afterwards
             ann.send({"type": "ping"})
-        codes, _closed = read_all(ann, quiet=0.5)
+        # Every ping is answered: a pong, or an error once over the rate.
+        replies = [ann.recv(timeout=20) for _ in range(150)]
+        codes = [m.get("code") for m in replies]
         assert "rate_limited" in codes
+        assert codes.count(None) >= 40  # the burst was served
         bob.send({"type": "ping"})
         assert bob.wait_for(lambda m: m["type"] == "pong")["version"] >= 0
 
@@ -217,3 +220,18 @@ def test_fuzzed_messages_get_only_error_replies(
             if message["type"] == "error":
                 assert message["code"] != "internal"
     assert httpx.get(fake_server.base + "/api/health").status_code == 200
+
+
+def test_a_reader_too_slow_to_keep_up_is_disconnected_alone(
+    fake_server: ServerThread, api: Api
+) -> None:
+    table_id, tokens = api.seat_players("fake", ["Ann", "Bob"])
+    with clients(fake_server.base, table_id, tokens) as (ann, bob):
+        bob.hello()
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(400):  # never reads: its replies pile up past the send queue
+                ann.send({"type": "ping"})
+        _codes, closed = read_all(ann, quiet=5)
+        assert closed
+        bob.send({"type": "ping"})
+        assert bob.wait_for(lambda m: m["type"] == "pong")
