@@ -1,0 +1,210 @@
+"""Our ``ismcts`` bot against OpenSpiel's Python ``ISMCTSBot`` playing Candidate through
+the OpenSpiel adapter (``python_cardtable_candidate``, one-deal matches).
+
+1. Speed at equal simulations: simulations per second of each search on the same
+   mid-deal positions (median over positions; goal: ours ≥ 10× OpenSpiel's). Our bot's
+   playouts stop at the deal's end or after its rollout depth; OpenSpiel's
+   ``RandomRolloutEvaluator`` plays to the match's end (here also the deal's end).
+2. Strength at equal wall time per move: duplicate deal pairs (each seeded deal played
+   twice, the bots swapping seats), both bots given the same seconds per decision
+   (OpenSpiel's bot searches until the same deadline). Reports our win rate with its
+   Wilson 95 % interval, over all games (a draw counts one half) and over decided games.
+
+``python -m benchmarks rl`` runs a short version; the full run is
+``python -m benchmarks.bench_rl --pairs 400 --seconds 0.02`` (long: run it in the
+background with a log). Progress lines go to standard output as pairs finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import cardtable.rl.openspiel  # noqa: F401 - registers the games
+except ImportError:  # the rl extra is not installed
+    pyspiel = None
+
+try:
+    from cardtable.bots.candidate_common import CandidateInfo
+    from cardtable.bots.candidate_ismcts import IsmctsBot
+except ImportError:  # the bots package is not there yet
+    IsmctsBot = None
+
+from cardtable.games.candidate import CandidateOptions, CandidateState
+
+#: OpenSpiel's exploration constant for its ISMCTS examples.
+UCT_C = 2.0
+
+
+def mid_deal(seed: int) -> CandidateState:
+    """A position some way into a deal where the player to move has a real choice."""
+    state = CandidateState.new(seed, CandidateOptions(deals=1))
+    rng = random.Random(seed)
+    moves = 0
+    while True:
+        state.apply_action(rng.choice(state.legal_actions()))
+        moves += 1
+        if moves > 20 and state.decision == "play" and len(state.legal_actions()) > 2:
+            return state
+
+
+def openspiel_bot(game: Any, seed: int, simulations: int) -> Any:
+    """OpenSpiel's ISMCTS with one random rollout per leaf."""
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    return ismcts.ISMCTSBot(
+        game, evaluator, UCT_C, simulations, random_state=np.random.RandomState(seed)
+    )
+
+
+def speed(positions: int, simulations: int) -> tuple[float, float]:
+    """Median simulations per second: ours, OpenSpiel's (same positions, same count)."""
+    game = pyspiel.load_game("python_cardtable_candidate", {"deals": 1})
+    ours, theirs = [], []
+    for seed in range(positions):
+        engine = mid_deal(seed)
+        info = CandidateInfo.of(engine, engine.current_player)
+        bot = IsmctsBot(seed, iterations=simulations)
+        start = time.perf_counter()
+        bot.search(info)
+        ours.append(simulations / (time.perf_counter() - start))
+        state = game.state_from(engine)
+        other = openspiel_bot(game, seed, simulations)
+        start = time.perf_counter()
+        other.run_search(state)
+        theirs.append(simulations / (time.perf_counter() - start))
+    return statistics.median(ours), statistics.median(theirs)
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot if pyspiel is not None else object):  # type: ignore[misc]
+    """OpenSpiel's ISMCTS searching until a wall-clock deadline instead of for a fixed
+    number of simulations (the rest of the search is OpenSpiel's own code)."""
+
+    def __init__(self, game: Any, seed: int, seconds: float) -> None:
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        super().__init__(game, evaluator, UCT_C, 1, random_state=np.random.RandomState(seed))
+        self.seconds = seconds
+        self.simulations = 0
+
+    def run_search(self, state: Any) -> list[tuple[int, float]]:
+        self.reset()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while done < 2 or time.perf_counter() < deadline:  # the root needs 2 to expand
+            self.run_simulation(self.sample_root_state(state))
+            done += 1
+        self.simulations += done
+        return self.get_final_policy(state, self._root_node)
+
+
+def play(game: Any, seed: int, our_seat: int, seconds: float) -> float:
+    """One one-deal match of seed ``seed``; our return (+1 win, 0 draw, −1 loss)."""
+    engine = CandidateState.new(seed, CandidateOptions(deals=1))
+    state = game.state_from(engine)
+    ours = IsmctsBot(seed, iterations=10**9, seconds=seconds)
+    theirs = TimedISMCTSBot(game, seed, seconds)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == our_seat:
+            action = ours.choose(CandidateInfo.of(state.engine, player))
+        else:
+            action = int(theirs.step(state))
+        state.apply_action(action)
+    return float(state.returns()[our_seat])
+
+
+def wilson(successes: float, trials: int) -> tuple[float, float]:
+    """The Wilson 95 % interval of a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    spread = math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    half = z * spread / (1 + z * z / trials)
+    return centre - half, centre + half
+
+
+def strength(pairs: int, seconds: float, first_seed: int = 1000) -> dict[str, Any]:
+    """Duplicate deal pairs at equal time per move; prints progress every 10 pairs."""
+    game = pyspiel.load_game("python_cardtable_candidate", {"deals": 1})
+    wins = draws = losses = 0
+    start = time.perf_counter()
+    for pair in range(pairs):
+        seed = first_seed + pair
+        for seat in (0, 1):
+            result = play(game, seed, seat, seconds)
+            wins += result > 0
+            draws += result == 0
+            losses += result < 0
+        if (pair + 1) % 10 == 0 or pair + 1 == pairs:
+            games = wins + draws + losses
+            print(
+                f"  {pair + 1} pairs: ours {wins} wins, {draws} draws, {losses} losses "
+                f"({(wins + draws / 2) / games:.3f}); {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
+    games = wins + draws + losses
+    decided = wins + losses
+    return {
+        "pairs": pairs,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": (wins + draws / 2) / games,
+        "score_ci95": wilson(wins + draws / 2, games),
+        "decided_win_rate": wins / decided if decided else math.nan,
+        "decided_ci95": wilson(wins, decided),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.02)
+    args = parser.parse_args(argv if argv is not None else [])
+    if pyspiel is None:
+        print("rl: open_spiel is not installed (pip install cardtable[rl])")
+        return
+    if IsmctsBot is None:
+        print("rl: the ismcts bot (cardtable.bots) is not available yet")
+        return
+    ours, theirs = speed(args.positions, args.simulations)
+    print(
+        f"rl: ISMCTS simulations/s at {args.simulations} simulations a move "
+        f"(median of {args.positions} mid-deal positions): ours {ours:,.0f}, "
+        f"OpenSpiel ISMCTSBot via the adapter {theirs:,.0f}, ratio {ours / theirs:.1f}x"
+    )
+    print(
+        f"rl: strength at {args.seconds} s a move, {args.pairs} duplicate deal pairs "
+        "(ours vs OpenSpiel's ISMCTS):"
+    )
+    result = strength(args.pairs, args.seconds)
+    low, high = result["score_ci95"]
+    dlow, dhigh = result["decided_ci95"]
+    print(
+        f"rl: ours scored {result['score']:.3f} [{low:.3f}, {high:.3f}] over "
+        f"{result['games']} games ({result['wins']} W, {result['draws']} D, "
+        f"{result['losses']} L); decided games won {result['decided_win_rate']:.3f} "
+        f"[{dlow:.3f}, {dhigh:.3f}]"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
