@@ -1,11 +1,11 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy, bots, rl)."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, rl, server)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "bots", "rl")
+BENCHMARKS = ("candidate", "spy", "bots", "rl", "server")
 
 
 def main(argv: list[str]) -> int:

@@ -431,6 +431,29 @@ def balance(
         raise _fail(str(exc)) from None
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(help="Database URL: sqlite:///FILE (default) or postgresql://USER@HOST/DB."),
+    ] = "sqlite:///cardtable.db",
+    log_level: Annotated[
+        str, typer.Option(help="Server log level: critical, error, warning, info, debug.")
+    ] = "info",
+) -> None:
+    """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        from cardtable.server import serve as run_server
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise _fail(f"the server needs the server extra ({exc.name} is missing)") from None
+    run_server(host=host, port=port, db=db, log_level=log_level)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -1,0 +1,390 @@
+"""Load benchmark of the play server, on loopback only, bounded in time.
+
+``python -m benchmarks server`` (or ``python -m benchmarks.bench_server --help``) starts
+``cardtable serve`` in a subprocess on a free loopback port with a fresh SQLite file, then
+runs, from this process, N tables of scripted WebSocket clients:
+
+- Candidate tables: two scripted clients each, moving after a think time;
+- Spy tables: two scripted clients and one bot each, racing.
+
+It measures the *move → broadcast latency* (from a client sending a move to the other
+player receiving the update for it), counts errors (error messages, resyncs, failed
+connections), samples the server process's CPU time and memory, stops by itself after
+``--seconds`` and prints one report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+SPY_PREFERENCE = ("call", "place points", "place waste", "open points", "turn")
+
+
+@dataclass
+class Stats:
+    """What the clients measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+    resyncs: int = 0
+    connect_failures: int = 0
+    finished_tables: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class TableRun:
+    """One benchmark table: its id, the clients' tokens and the move in flight."""
+
+    table_id: str
+    game: str
+    tokens: list[str]
+    #: (seat, move text) -> send time, for moves not yet seen by another player.
+    pending: dict[tuple[int, str], float] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (the server and its bot worker processes)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += process_tree(int(child))
+    return found
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and its descendants (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def proc_rss_mib(pid: int) -> float:
+    """Resident memory of a process and its descendants in MiB (Linux /proc)."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def choose_move(game: str, legal: list[str], rng: random.Random) -> str:
+    """A scripted player: random in Candidate, simple preferences in Spy."""
+    if game == "spy":
+        for prefix in SPY_PREFERENCE:
+            for move in legal:
+                if move.split(" ", 1)[1].startswith(prefix):
+                    return move
+    return legal[rng.randrange(len(legal))]
+
+
+@dataclass
+class Phase:
+    """Start line shared by every client: all connect and say hello, then all go."""
+
+    clients: int
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = 0.0
+
+    def arrived(self) -> None:
+        self.ready += 1
+        if self.ready >= self.clients:
+            self.all_ready.set()
+
+
+async def client(
+    base: str,
+    run: TableRun,
+    seat: int,
+    stats: Stats,
+    phase: Phase,
+    think: float,
+    rng: random.Random,
+) -> None:
+    """One scripted player: hello, then move whenever it may, after a think time.
+
+    It keeps at most one move in flight (sent, not yet answered), as a real client does.
+    """
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{run.table_id}"
+    token = run.tokens[seat]
+    try:
+        ws: ClientConnection = await connect(url, max_size=2**22, open_timeout=60)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+        assert welcome["type"] == "welcome", welcome
+    except Exception:
+        stats.connect_failures += 1
+        phase.arrived()
+        return
+    phase.arrived()
+    await phase.go.wait()
+    counter = 0
+    in_flight: str | None = None
+    pending_move: asyncio.Task[None] | None = None
+    state: dict[str, Any] | None = welcome["state"]
+
+    async def move_later(version: int, legal: list[str]) -> None:
+        nonlocal counter, in_flight
+        await asyncio.sleep(think * (0.5 + rng.random()))
+        if time.monotonic() >= phase.stop_at:
+            return
+        move = choose_move(run.game, legal, rng)
+        counter += 1
+        in_flight = f"{seat}-{counter}"
+        run.pending[(seat, move)] = time.perf_counter()
+        message = {"type": "move", "token": token, "version": version}
+        message.update({"move_id": in_flight, "move": move})
+        await ws.send(json.dumps(message))
+
+    def maybe_move() -> None:
+        nonlocal pending_move
+        if state is None or state["status"] != "playing" or not state["legal_moves"]:
+            return
+        if in_flight is None and (pending_move is None or pending_move.done()):
+            pending_move = asyncio.create_task(move_later(state["version"], state["legal_moves"]))
+
+    try:
+        maybe_move()
+        while time.monotonic() < phase.stop_at:
+            try:
+                left = max(0.01, phase.stop_at - time.monotonic())
+                text = await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                break
+            message = json.loads(text)
+            kind = message["type"]
+            if kind in ("ack", "resync", "error") and message.get("move_id") == in_flight:
+                in_flight = None
+            if kind == "error":
+                stats.errors += 1
+                code = message["code"]
+                stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+            elif kind == "resync":
+                stats.resyncs += 1
+            elif kind == "update":
+                event = message["event"]
+                if event["kind"] == "move" and event["seat"] != seat:
+                    sent = run.pending.pop((event["seat"], event["move"]), None)
+                    if sent is not None:
+                        stats.latencies.append(time.perf_counter() - sent)
+                        stats.moves += 1
+            if "state" in message:
+                state = message["state"]
+            if state is not None and state["status"] == "finished":
+                if seat == 0:
+                    stats.finished_tables += 1
+                break
+            maybe_move()
+    except Exception:
+        stats.errors += 1
+        stats.error_codes["connection"] = stats.error_codes.get("connection", 0) + 1
+    finally:
+        if pending_move is not None:
+            pending_move.cancel()
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def run_load(
+    base: str,
+    pid: int,
+    candidate_tables: int,
+    spy_tables: int,
+    seconds: float,
+    think: float,
+    bot_level: str = "easy",
+) -> dict[str, Any]:
+    """Create the tables, run the clients for ``seconds`` and measure."""
+    rng = random.Random(1)
+    rss_before = proc_rss_mib(pid)
+    runs: list[TableRun] = []
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+
+        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            for attempt in range(5):  # the listen queue may overflow in the first burst
+                try:
+                    response = await http.post(path, json=body)
+                    response.raise_for_status()
+                    return response.json()  # type: ignore[no-any-return]
+                except httpx.TransportError:
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            raise RuntimeError(f"POST {path} kept failing")
+
+        async def make(game: str, seats: list[dict[str, str]], options: dict[str, Any]) -> TableRun:
+            created = await post("/api/tables", {"game": game, "seats": seats, "options": options})
+            table_id = created["table"]["id"]
+            tokens = []
+            for invite in created["invites"]:
+                joined = await post(
+                    f"/api/tables/{table_id}/join",
+                    {"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
+                )
+                tokens.append(joined["token"])
+            return TableRun(table_id, game, tokens)
+
+        open_seat = {"type": "open"}
+        jobs = [
+            make("candidate", [open_seat, open_seat], {"deals": 12})
+            for _ in range(candidate_tables)
+        ]
+        jobs += [
+            make("spy", [open_seat, open_seat, {"type": "bot", "level": bot_level}], {"rounds": 5})
+            for _ in range(spy_tables)
+        ]
+        for start in range(0, len(jobs), 50):
+            runs.extend(await asyncio.gather(*jobs[start : start + 50]))
+    stats = Stats()
+    clients = sum(len(run.tokens) for run in runs)
+    phase = Phase(clients)
+    tasks = [
+        asyncio.create_task(
+            client(base, run, seat, stats, phase, think, random.Random(rng.random()))
+        )
+        for run in runs
+        for seat in range(len(run.tokens))
+    ]
+    await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
+    cpu_before = proc_cpu_seconds(pid)
+    own_before = sum(os.times()[:2])
+    started = time.monotonic()
+    phase.stop_at = started + seconds
+    phase.go.set()
+    await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - started
+    cpu = proc_cpu_seconds(pid) - cpu_before
+    own = sum(os.times()[:2]) - own_before
+    rss_after = proc_rss_mib(pid)
+    lat = sorted(stats.latencies)
+    tables = len(runs)
+    return {
+        "tables": tables,
+        "clients": clients,
+        "bots": spy_tables,
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_second": round(stats.moves / elapsed, 1),
+        "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
+        "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2)
+        if lat
+        else None,
+        "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
+        "errors": stats.errors + stats.connect_failures,
+        "error_codes": stats.error_codes,
+        "resyncs": stats.resyncs,
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
+        "server_rss_mib": round(rss_after, 1),
+        "load_clients_cpu_percent": round(100 * own / elapsed, 1),
+        "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),
+    }
+
+
+def start_server(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
+    """``cardtable serve`` in a subprocess; returns once /api/health answers."""
+    command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--db", db, "--log-level", "warning"]
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited: " + log.read_text(errors="replace")[-2000:])
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise TimeoutError("the server did not start")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the load benchmark and print its report."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks server", description=__doc__)
+    parser.add_argument("--tables", type=int, default=500, help="tables in all (default 500)")
+    parser.add_argument(
+        "--spy-tables",
+        type=int,
+        default=50,
+        help="of which Spy races: 2 clients + 1 bot (default 50)",
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time per move, s")
+    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--bot-level",
+        default="easy",
+        choices=("easy", "medium", "hard"),
+        help="level of the Spy tables' bots (default easy: the greedy racer; medium and "
+        "hard search, about 0.3 s of CPU per move)",
+    )
+    args = parser.parse_args(argv if argv is not None else [])
+    spy = min(args.spy_tables, args.tables)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        port = free_port()
+        log = Path(tmp) / "server.log"
+        proc = start_server(port, db, log)
+        try:
+            report = asyncio.run(
+                run_load(
+                    f"http://127.0.0.1:{port}",
+                    proc.pid,
+                    args.tables - spy,
+                    spy,
+                    args.seconds,
+                    args.think,
+                    args.bot_level,
+                )
+            )
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=20)
+            if proc.poll() is None:
+                proc.kill()
+        problems = log.read_text(errors="replace").strip()
+    if problems:
+        print("server log:\n" + problems[-3000:])
+    kind = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    print(f"server load benchmark (loopback, {kind}; server = its process and bot workers)")
+    for key, value in report.items():
+        print(f"  {key}: {value}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

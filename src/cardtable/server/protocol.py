@@ -1,0 +1,300 @@
+"""The messages of the WebSocket protocol and the HTTP API, as pydantic models.
+
+docs/protocol.md describes the protocol with a worked example of every message. In short:
+one WebSocket per client at ``/ws/tables/{id}``; every message is a JSON object with a
+``type``. The client says ``hello`` (with its seat token, or none to watch), then sends
+``move``s; every move carries the seat token, the table version it was made against and a
+move id the client chose. The server answers ``welcome``, ``ack``, ``resync``, ``error``
+and ``pong`` and pushes an ``update`` to every connection after every change, each with
+the recipient's own view only. Every server message carries the table's ``version``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+#: Longest WebSocket message the server reads, in bytes (longer ones are refused).
+MAX_MESSAGE_BYTES = 4096
+
+Token = Annotated[str, StringConstraints(min_length=8, max_length=128)]
+MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+DisplayName = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"
+    ),
+]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ------------------------------------------------------------ client → server
+class Hello(_Message):
+    """Open the conversation: as a seat (with its token) or as a spectator (no token)."""
+
+    type: Literal["hello"]
+    token: Token | None = Field(default=None, description="The seat's secret token; omit to watch.")
+
+
+class Move(_Message):
+    """A move by the connection's seat."""
+
+    type: Literal["move"]
+    token: Token = Field(description="The seat's secret token, checked on every move.")
+    version: int = Field(ge=0, description="The table version the move was made against.")
+    move_id: MoveId = Field(description="Chosen by the client; a repeat gets the same answer.")
+    move: MoveText = Field(description="The move in record notation, e.g. 'play 10H JH'.")
+
+
+class Sync(_Message):
+    """Ask for the full current state again (answered with ``resync``)."""
+
+    type: Literal["sync"]
+    token: Token | None = None
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Sync | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping] = TypeAdapter(ClientMessage)
+
+
+# ------------------------------------------------------------ server → client
+class SeatInfo(BaseModel):
+    """What everyone may know about a seat."""
+
+    index: int
+    kind: Literal["open", "human", "bot"]
+    name: str | None
+    level: str | None = Field(description="A bot seat's level: easy, medium or hard.")
+    connected: bool
+    substituted: bool = Field(description="A bot is moving for this absent player.")
+
+
+class State(BaseModel):
+    """Everything one recipient may see of a table: its own view only."""
+
+    table: str
+    game: str
+    status: Literal["waiting", "playing", "finished"]
+    version: int
+    seat: int | None = Field(description="The recipient's seat; null for a spectator.")
+    seats: list[SeatInfo]
+    to_move: int | Literal["anyone"] | None = Field(
+        description="The seat whose decision it is, 'anyone' in a race, null when none."
+    )
+    view: dict[str, Any] | None = Field(description="The engine's view for this recipient.")
+    legal_moves: list[str] = Field(description="The recipient's legal moves now.")
+    clocks: list[float] | None = Field(description="Seconds left per seat, or null.")
+    result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
+    rematch: str | None = Field(description="The rematch table's id, once there is one.")
+
+
+class Event(BaseModel):
+    """What changed, in an ``update``."""
+
+    kind: Literal["join", "start", "move", "seat", "rematch"]
+    seat: int | None = None
+    move: str | None = None
+    source: Literal["player", "bot", "substitute", "clock"] | None = None
+
+
+class Welcome(_Message):
+    """The answer to ``hello``: who you are and the full state."""
+
+    type: Literal["welcome"]
+    version: int
+    seat: int | None
+    state: State
+
+
+class Update(_Message):
+    """Pushed to every connection after every change, each with its own view."""
+
+    type: Literal["update"]
+    version: int
+    event: Event
+    state: State
+
+
+class Ack(_Message):
+    """A move was accepted (and stored); ``move_version`` is the version it produced."""
+
+    type: Literal["ack"]
+    version: int
+    move_id: str
+    move_version: int
+
+
+class Resync(_Message):
+    """The full current state, after a stale move or a ``sync``."""
+
+    type: Literal["resync"]
+    version: int
+    move_id: str | None
+    reason: str
+    state: State
+
+
+class Error(_Message):
+    """A refused message: a machine-readable ``code`` and a sentence for people."""
+
+    type: Literal["error"]
+    version: int | None
+    code: str
+    message: str
+    move_id: str | None = None
+
+
+class Pong(_Message):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+    version: int
+
+
+ServerMessage = Annotated[
+    Welcome | Update | Ack | Resync | Error | Pong, Field(discriminator="type")
+]
+SERVER_MESSAGE: TypeAdapter[Welcome | Update | Ack | Resync | Error | Pong] = TypeAdapter(
+    ServerMessage
+)
+
+
+# ------------------------------------------------------------------ HTTP API
+class SeatSpec(BaseModel):
+    """A seat of a new table: open for a person, or a bot of some level."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["open", "bot"] = "open"
+    level: Literal["easy", "medium", "hard"] = Field(
+        default="medium", description="The bot's level (bot seats only)."
+    )
+
+
+class TimeControlSpec(BaseModel):
+    """A clock per seat, in seconds: ``initial`` to start with, ``increment`` per move."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    initial: float = Field(gt=0, le=24 * 3600)
+    increment: float = Field(default=0, ge=0, le=3600)
+
+
+class CreateTable(BaseModel):
+    """A request for a new table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="'candidate' or 'spy'.", max_length=32)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Rule options (RULINGS.md), e.g. {'decks': 2}."
+    )
+    seats: list[SeatSpec] = Field(
+        min_length=1, max_length=8, description="One entry per seat, in seat order."
+    )
+    time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
+    rated: bool = Field(default=True, description="Update the ratings when it finishes.")
+    seed: int | None = Field(
+        default=None, ge=0, lt=2**62, description="Seed of the deal; random when omitted."
+    )
+
+
+class TableInfo(BaseModel):
+    """The public facts of a table."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "finished"]
+    version: int
+    seats: list[SeatInfo]
+    time_control: dict[str, float] | None
+    rated: bool
+    rematch_of: str | None
+    rematch: str | None
+
+
+class Invite(BaseModel):
+    """The invite of an open seat: share the link with the person who should sit there."""
+
+    seat: int
+    code: str
+    link: str
+
+
+class Created(BaseModel):
+    """A new table and the invites of its open seats."""
+
+    table: TableInfo
+    invites: list[Invite]
+
+
+class JoinRequest(BaseModel):
+    """Take an open seat with its invite code, under a display name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    invite: str = Field(max_length=64)
+    name: DisplayName
+
+
+class RematchRequest(BaseModel):
+    """Ask for (or join) the rematch of a finished table, as one of its seats."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Token
+
+
+class Seated(BaseModel):
+    """A seat taken: keep ``token`` secret, it alone can act for the seat."""
+
+    table: TableInfo
+    seat: int
+    token: str
+
+
+class Health(BaseModel):
+    """The server is up and ready."""
+
+    status: Literal["ok"]
+    games: list[str]
+    tables: int
+
+
+class RatingEntry(BaseModel):
+    """A display name's rating in one game."""
+
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="mu - 3·sigma, the sort key.")
+    games: int
+
+
+class Leaderboard(BaseModel):
+    """The best-rated names of a game, best first."""
+
+    game: str
+    entries: list[RatingEntry]
+
+
+class GameInfo(BaseModel):
+    """A game the server offers."""
+
+    name: str
+    title: str
+    realtime: bool
+    min_seats: int
+    max_seats: int

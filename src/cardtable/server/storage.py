@@ -1,0 +1,375 @@
+"""Storage: tables, moves and ratings in SQLite or PostgreSQL (SQLAlchemy 2 + Alembic).
+
+The database URL picks the backend: ``sqlite:///cardtable.db`` (the default, a file) or
+``postgresql://user@host/db`` (driven by psycopg 3). :func:`open_storage` runs the
+migrations shipped in this package before anything else.
+
+Writes go through one writer thread with *group commit*: the event loop queues a write
+and awaits its future; the writer takes every write queued so far, commits them in one
+transaction and then resolves the futures. So "every accepted move is committed before
+it is broadcast" costs one commit per batch, not per move, and many tables share it.
+If a batch fails, its writes are retried one by one so one bad write fails alone.
+Reads run on worker threads with their own sessions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Table as Table_
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from cardtable.server.models import MoveRow, RatingRow, TableRow
+from cardtable.server.ratings import Rating, rate
+from cardtable.server.table import MoveEntry, Source, Status, Table
+
+T = TypeVar("T")
+
+#: Most writes committed together in one transaction.
+BATCH_MAX = 256
+
+
+def database_url(url: str) -> str:
+    """Normalise a URL: PostgreSQL URLs without a driver use psycopg 3.
+
+    >>> database_url("postgresql://postgres@127.0.0.1/test")
+    'postgresql+psycopg://postgres@127.0.0.1/test'
+    >>> database_url("sqlite:///cardtable.db")
+    'sqlite:///cardtable.db'
+    """
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL and foreign keys."""
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL survives a killed process (not a power cut) without an fsync
+            # per commit.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the migrations shipped in this package."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as loaded from storage, ready for :meth:`Table.restore`."""
+
+    row: dict[str, Any]
+    moves: list[MoveEntry]
+
+
+class Storage:
+    """The server's database: synchronous methods, plus async ones for the event loop."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.engine = make_engine(url)
+        migrate(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._queue: queue.SimpleQueue[tuple[Callable[[Session], Any], Future[Any]] | None]
+        self._queue = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="storage-writer", daemon=True)
+        self._writer.start()
+        self.commits = 0  # batches committed, for the benchmark
+
+    # ------------------------------------------------------------ writer thread
+    def _write_loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < BATCH_MAX:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._run_batch(batch)
+                    return
+                batch.append(more)
+            self._run_batch(batch)
+
+    def _run_batch(self, batch: list[tuple[Callable[[Session], Any], Future[Any]]]) -> None:
+        results: list[Any] = []
+        try:
+            with self._sessions.begin() as session:
+                for write, _future in batch:
+                    results.append(write(session))
+                    session.flush()
+            self.commits += 1
+        except Exception:
+            # Retry one by one so a single bad write fails alone.
+            for write, future in batch:
+                try:
+                    with self._sessions.begin() as session:
+                        value = write(session)
+                    self.commits += 1
+                    future.set_result(value)
+                except Exception as exc:
+                    future.set_exception(exc)
+            return
+        for (_write, future), value in zip(batch, results, strict=True):
+            future.set_result(value)
+
+    def write(self, fn: Callable[[Session], T]) -> Future[T]:
+        """Queue ``fn(session)`` for the writer thread; the future resolves after commit."""
+        future: Future[T] = Future()
+        self._queue.put((fn, future))
+        return future
+
+    async def awrite(self, fn: Callable[[Session], T]) -> T:
+        """:meth:`write`, awaited from the event loop."""
+        return await asyncio.wrap_future(self.write(fn))
+
+    async def aread(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` on a worker thread in its own read-only session."""
+        return await asyncio.to_thread(self.read, fn)
+
+    def read(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` now, in this thread."""
+        with self._sessions() as session:
+            return fn(session)
+
+    def close(self) -> None:
+        """Finish queued writes, stop the writer and release the connections."""
+        self._queue.put(None)
+        self._writer.join(timeout=10)
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    @staticmethod
+    def insert_table(table: Table) -> Callable[[Session], None]:
+        """A write that stores a new table."""
+        values = _table_values(table)
+
+        def run(session: Session) -> None:
+            now = _now()
+            session.add(TableRow(**values, created_at=now, updated_at=now))
+
+        return run
+
+    @staticmethod
+    def update_table(table: Table) -> Callable[[Session], None]:
+        """A write that stores the table's state (seats, version, clocks)."""
+        table_id = table.id
+        values = _state_values(table)
+
+        def run(session: Session) -> None:
+            _update_row(session, table_id, {**values, "updated_at": _now()})
+
+        return run
+
+    @staticmethod
+    def append_move(table: Table, entry: MoveEntry) -> Callable[[Session], None]:
+        """A write that stores an accepted move with the table's new state.
+
+        When the move finished the game it also stores the result and the full record
+        and, for a rated game, updates the ratings, all in the same transaction. Plain
+        SQL statements (no ORM unit of work): this is the server's hottest write.
+        """
+        table_id = table.id
+        values = _state_values(table)
+        finished = table.status is Status.FINISHED and table.session is not None
+        result = table.session.result() if finished and table.session else None
+        record = table.session.record() if finished and table.session else None
+        names = [s.name or f"Player {s.index + 1}" for s in table.seats]
+        game = table.kind.name
+        rated = table.rated
+        move = {
+            "table_id": table_id,
+            "version": entry.version,
+            "seat": entry.seat,
+            "move": entry.move,
+            "move_id": entry.move_id,
+            "source": entry.source.value,
+        }
+
+        def run(session: Session) -> None:
+            now = _now()
+            session.execute(insert(_MOVES), [{**move, "created_at": now}])
+            changes = {**values, "updated_at": now}
+            if result is not None:
+                changes.update(result=result, record=record, finished_at=now)
+            _update_row(session, table_id, changes)
+            if result is not None and rated:
+                _update_ratings(session, game, names, result["ranks"], now)
+
+        return run
+
+    # ------------------------------------------------------------------- reads
+    @staticmethod
+    def load_unfinished(session: Session) -> list[StoredTable]:
+        """Every table not finished yet, with its moves in order."""
+        rows = session.scalars(
+            select(TableRow).where(TableRow.status != Status.FINISHED.value)
+        ).all()
+        return [_stored(session, row) for row in rows]
+
+    @staticmethod
+    def load(session: Session, table_id: str) -> StoredTable | None:
+        """One table with its moves, or ``None``."""
+        row = session.get(TableRow, table_id)
+        return _stored(session, row) if row is not None else None
+
+    @staticmethod
+    def finished_table(session: Session, table_id: str) -> dict[str, Any] | None:
+        """A finished table's public facts with its result and record, or ``None``."""
+        row = session.get(TableRow, table_id)
+        if row is None:
+            return None
+        return _row_dict(row)
+
+    @staticmethod
+    def list_finished(session: Session, game: str | None, limit: int) -> list[dict[str, Any]]:
+        """The most recently finished tables."""
+        query = select(TableRow).where(TableRow.status == Status.FINISHED.value)
+        if game is not None:
+            query = query.where(TableRow.game == game)
+        rows = session.scalars(query.order_by(TableRow.finished_at.desc()).limit(limit)).all()
+        return [_row_dict(row) for row in rows]
+
+    @staticmethod
+    def leaderboard(session: Session, game: str, limit: int) -> list[dict[str, Any]]:
+        """The best-rated names of ``game``, best first."""
+        rows = list(session.scalars(select(RatingRow).where(RatingRow.game == game)).all())
+        rows.sort(key=lambda r: (-Rating(r.mu, r.sigma).ordinal, r.name))
+        return [
+            {
+                "name": r.name,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": Rating(r.mu, r.sigma).ordinal,
+                "games": r.games,
+            }
+            for r in rows[:limit]
+        ]
+
+
+def _table_values(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.id,
+        "game": table.kind.name,
+        "options": dict(table.options),
+        "seed": table.seed,
+        "time_control": (
+            {
+                "initial_ms": table.time_control.initial_ms,
+                "increment_ms": table.time_control.increment_ms,
+            }
+            if table.time_control
+            else None
+        ),
+        "rated": table.rated,
+        "status": table.status.value,
+        "version": table.version,
+        "meta": table.meta(),
+        "rematch_of": table.rematch_of,
+    }
+
+
+_TABLES = cast(Table_, TableRow.__table__)
+_MOVES = cast(Table_, MoveRow.__table__)
+
+
+def _state_values(table: Table) -> dict[str, Any]:
+    """The columns a table's life changes (the rest is fixed at creation)."""
+    return {"status": table.status.value, "version": table.version, "meta": table.meta()}
+
+
+def _update_row(session: Session, table_id: str, values: dict[str, Any]) -> None:
+    done = session.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(**values))
+    if getattr(done, "rowcount", 1) != 1:
+        raise LookupError(f"table {table_id} is not stored")
+
+
+def _row_dict(row: TableRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "seed": row.seed,
+        "time_control": row.time_control,
+        "rated": row.rated,
+        "status": row.status,
+        "version": row.version,
+        "meta": row.meta,
+        "result": row.result,
+        "record": row.record,
+        "rematch_of": row.rematch_of,
+        "finished_at": row.finished_at,
+    }
+
+
+def _stored(session: Session, row: TableRow) -> StoredTable:
+    moves = session.scalars(
+        select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.version)
+    ).all()
+    entries = [MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves]
+    return StoredTable(_row_dict(row), entries)
+
+
+def _update_ratings(
+    session: Session, game: str, names: Sequence[str], ranks: Sequence[int], now: datetime
+) -> None:
+    rows = {
+        r.name: r
+        for r in session.scalars(
+            select(RatingRow).where(RatingRow.game == game, RatingRow.name.in_(set(names)))
+        ).all()
+    }
+    current = {name: Rating(r.mu, r.sigma, r.games) for name, r in rows.items()}
+    for name, new in rate(current, names, ranks).items():
+        row = rows.get(name)
+        if row is None:
+            session.add(
+                RatingRow(
+                    game=game,
+                    name=name,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    games=new.games,
+                    updated_at=now,
+                )
+            )
+        else:
+            row.mu, row.sigma, row.games, row.updated_at = new.mu, new.sigma, new.games, now

@@ -1,0 +1,103 @@
+"""Fixtures: a real server on a loopback port, with the test game or the real ones."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_fakegame import fake_games
+from server_helpers import Api, ServerThread
+from sqlalchemy.engine import make_url
+
+from cardtable.server.app import create_app
+from cardtable.server.bots import BotBook
+from cardtable.server.runtime import Settings
+from cardtable.server.storage import database_url
+
+
+def fast_settings() -> Settings:
+    """Fast bots and short absences, so tests run in seconds."""
+    return Settings(
+        grace_seconds=0.5,
+        bot_turn_delay=0.0,
+        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+        keep_finished_seconds=1.0,
+        bot_processes=0,
+    )
+
+
+@pytest.fixture(scope="module")
+def fake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The server hosting the test games (``fake`` by turns, ``fakerace`` a race)."""
+    db = tmp_path_factory.mktemp("db") / "fake.db"
+    app = create_app(
+        f"sqlite:///{db}",
+        games=fake_games(),
+        bots=BotBook(),
+        settings=fast_settings(),
+        static_dir=None,
+    )
+    server = ServerThread(app).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def api(fake_server: ServerThread) -> Api:
+    return Api(fake_server.base)
+
+
+PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _pg_admin() -> Any:
+    import psycopg
+
+    return psycopg.connect(
+        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
+    )
+
+
+@pytest.fixture(scope="session")
+def pg_available() -> bool:
+    try:
+        with _pg_admin():
+            return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_available: bool) -> Iterator[str]:
+    """A fresh empty database: a SQLite file, or a new PostgreSQL database per test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'cardtable.db'}"
+        return
+    if not pg_available:
+        pytest.skip(f"no PostgreSQL answers at {PG_URL} (set CARDTABLE_TEST_PG_URL)")
+    name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
+    with _pg_admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with _pg_admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The server hosting the real games (Candidate and Spy) with their bots."""
+    db = tmp_path_factory.mktemp("db") / "real.db"
+    settings = fast_settings()
+    settings.rate_per_second, settings.rate_burst = 1000.0, 1000.0  # scripted players are fast
+    settings.bot_processes = 1  # the engine's bots think in a worker process, as in production
+    app = create_app(f"sqlite:///{db}", settings=settings, static_dir=None)
+    server = ServerThread(app).start()
+    yield server
+    server.stop()

@@ -1,0 +1,247 @@
+"""Running a real server on loopback and talking to it as clients do."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from cardtable.server.protocol import MAX_MESSAGE_BYTES, SERVER_MESSAGE
+
+HERE = Path(__file__).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerThread:
+    """uvicorn serving ``app`` in a thread of this process."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.port = free_port()
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=MAX_MESSAGE_BYTES * 4,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerThread:
+        self.thread.start()
+        wait_healthy(self.base)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+class ServerProcess:
+    """``tests/server/server_launch.py`` in a subprocess (can be SIGKILLed)."""
+
+    def __init__(self, db_url: str, *args: str, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.db_url = db_url
+        self.args = args
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(HERE / "server_launch.py"),
+                self.db_url,
+                str(self.port),
+                *self.args,
+            ],
+            env=env,
+        )
+        wait_healthy(self.base, proc=self.proc)
+        return self
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def wait_healthy(base: str, timeout: float = 30.0, proc: Any = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return
+        time.sleep(0.05)
+    raise TimeoutError("server did not become healthy")
+
+
+_ids = itertools.count(1)
+
+
+class Client:
+    """One WebSocket client: remembers everything it received, validated."""
+
+    def __init__(self, base: str, table_id: str, token: str | None = None) -> None:
+        self.url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+        self.token = token
+        self._stack = contextlib.ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(self.url, max_size=2**22, open_timeout=10)
+        )
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._stack.close()
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        SERVER_MESSAGE.validate_python(message)  # every message is well-formed
+        self.received.append(message)
+        state = message.get("state")
+        if state is not None and (self.state is None or state["version"] >= self.state["version"]):
+            self.state = state
+        return message
+
+    def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read whatever has arrived until nothing comes for ``quiet`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.recv(timeout=quiet)
+
+    def hello(self) -> dict[str, Any]:
+        self.send({"type": "hello", "token": self.token})
+        return self.wait_for(lambda m: m["type"] in ("welcome", "error"))
+
+    def move(
+        self, move: str, *, version: int | None = None, move_id: str | None = None
+    ) -> dict[str, Any]:
+        """Send a move and wait for its answer (ack, resync or error)."""
+        assert self.token is not None
+        assert self.state is not None
+        move_id = move_id or f"m{next(_ids)}"
+        self.send(
+            {
+                "type": "move",
+                "token": self.token,
+                "version": self.state["version"] if version is None else version,
+                "move_id": move_id,
+                "move": move,
+            }
+        )
+        return self.wait_for(
+            lambda m: m["type"] in ("ack", "resync", "error") and m.get("move_id") == move_id
+        )
+
+
+class Api:
+    """The HTTP API."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=10)
+
+    def create(self, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        response = self.http.post("/api/tables", json={"game": game, "seats": seats, **extra})
+        assert response.status_code == 201, response.text
+        return response.json()  # type: ignore[no-any-return]
+
+    def join(self, table_id: str, invite: str, name: str) -> dict[str, Any]:
+        response = self.http.post(
+            f"/api/tables/{table_id}/join", json={"invite": invite, "name": name}
+        )
+        assert response.status_code == 200, response.text
+        return response.json()  # type: ignore[no-any-return]
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        response = self.http.get(f"/api/tables/{table_id}")
+        assert response.status_code == 200, response.text
+        return response.json()  # type: ignore[no-any-return]
+
+    def seat_players(
+        self, game: str, names: list[str], bots: list[str] | None = None, **extra: Any
+    ) -> tuple[str, list[str]]:
+        """A table with a seat per name (then a bot per level); returns id and tokens."""
+        seats = [{"type": "open"} for _ in names] + [
+            {"type": "bot", "level": level} for level in bots or []
+        ]
+        created = self.create(game, seats, **extra)
+        table_id = created["table"]["id"]
+        tokens = [
+            self.join(table_id, invite["code"], name)["token"]
+            for invite, name in zip(created["invites"], names, strict=True)
+        ]
+        return table_id, tokens
+
+
+@contextlib.contextmanager
+def clients(base: str, table_id: str, tokens: Sequence[str | None]) -> Iterator[list[Client]]:
+    opened = [Client(base, table_id, token) for token in tokens]
+    try:
+        yield opened
+    finally:
+        for client in opened:
+            client.close()

@@ -1,0 +1,36 @@
+"""Run the server with the test games in its own process: ``server_launch.py DB PORT [real]``."""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from cardtable.server.app import create_app
+from cardtable.server.protocol import MAX_MESSAGE_BYTES
+from cardtable.server.runtime import Settings
+
+
+def main() -> None:
+    db, port = sys.argv[1], int(sys.argv[2])
+    real = "real" in sys.argv[3:]
+    settings = Settings(
+        grace_seconds=0.5,
+        bot_turn_delay=0.0,
+        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+    )
+    if real:
+        app = create_app(db, settings=settings, static_dir=None)
+    else:
+        from server_fakegame import fake_games
+
+        from cardtable.server.bots import BotBook
+
+        app = create_app(db, games=fake_games(), bots=BotBook(), settings=settings, static_dir=None)
+    uvicorn.run(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_MESSAGE_BYTES * 4
+    )
+
+
+if __name__ == "__main__":
+    main()

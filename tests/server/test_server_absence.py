@@ -1,0 +1,112 @@
+"""Clocks, absent players and bots: a game never stalls."""
+
+from __future__ import annotations
+
+from server_helpers import Api, Client, ServerThread, clients
+
+
+def moves_by(client: Client, source: str) -> list[dict[str, object]]:
+    return [
+        m["event"]
+        for m in client.received
+        if m["type"] == "update" and m["event"]["kind"] == "move" and m["event"]["source"] == source
+    ]
+
+
+def test_when_time_runs_out_a_bot_moves_for_the_player(fake_server: ServerThread, api: Api) -> None:
+    table_id, tokens = api.seat_players(
+        "fake", ["Ann", "Bob"], time_control={"initial": 0.3, "increment": 0}
+    )
+    with clients(fake_server.base, table_id, tokens) as (ann, bob):
+        ann.hello()
+        bob.hello()
+        # Nobody moves: Ann's clock runs out, a bot plays for her, then Bob's runs out...
+        bob.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m["event"].get("source") == "clock"
+                and m["event"]["seat"] == 0
+            ),
+            timeout=5,
+        )
+        bob.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m["event"].get("source") == "clock"
+                and m["event"]["seat"] == 1
+            ),
+            timeout=5,
+        )
+        assert bob.state is not None
+        assert bob.state["clocks"] is not None
+        assert all(0 <= c <= 1.0 for c in bob.state["clocks"])
+        # Ann moves herself in time after all: accepted, and her clock gets no bot move.
+        ann.drain()
+        assert ann.state is not None
+        if ann.state["legal_moves"]:
+            assert ann.move(ann.state["legal_moves"][0])["type"] == "ack"
+
+
+def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(
+    fake_server: ServerThread, api: Api
+) -> None:
+    table_id, tokens = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 4})
+    with clients(fake_server.base, table_id, [tokens[1]]) as (bob,):
+        bob.hello()
+        # Ann never connects: after the grace period (0.5 s here) a bot sits in for her.
+        seat_event = bob.wait_for(
+            lambda m: m["type"] == "update" and m["state"]["seats"][0]["substituted"], timeout=5
+        )
+        assert seat_event["event"]["kind"] == "seat"
+        bob.wait_for(
+            lambda m: m["type"] == "update" and m["event"].get("source") == "substitute", timeout=5
+        )
+        assert bob.state is not None
+        assert bob.state["to_move"] == 1
+        assert bob.move(bob.state["legal_moves"][0])["type"] == "ack"
+        bob.wait_for(
+            lambda m: m["type"] == "update" and m["event"].get("source") == "substitute", timeout=5
+        )
+        # Ann comes back: the seat is hers again and the bot stops.
+        ann = Client(fake_server.base, table_id, tokens[0])
+        try:
+            welcome = ann.hello()
+            assert welcome["seat"] == 0
+            bob.wait_for(
+                lambda m: m["type"] == "update" and not m["state"]["seats"][0]["substituted"],
+                timeout=5,
+            )
+            assert bob.state is not None
+            assert bob.move(bob.state["legal_moves"][0])["type"] == "ack"
+            ann.drain(0.3)
+            assert ann.state is not None
+            assert ann.state["to_move"] == 0  # the bot left Ann's move to her
+            assert ann.move(ann.state["legal_moves"][0])["type"] == "ack"
+            assert len(moves_by(bob, "substitute")) == 2
+        finally:
+            ann.close()
+
+
+def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, api: Api) -> None:
+    table_id, tokens = api.seat_players("fakerace", ["Ann"], bots=["hard"], options={"hand": 5})
+    with clients(fake_server.base, table_id, tokens) as (ann,):
+        ann.hello()
+        assert ann.state is not None
+        assert ann.state["to_move"] == "anyone"
+        # Ann races: her moves never go stale because of the bot's.
+        version = ann.state["version"]
+        for move in list(ann.state["legal_moves"]):
+            answer = ann.move(move, version=version)
+            assert answer["type"] == "ack", answer
+            version = answer["move_version"]
+        ann.wait_for(lambda m: m.get("state", {}).get("status") == "finished", timeout=10)
+        # Ann saw the bot's moves live, one update per move (it may have made some before
+        # her hello): the bot's played cards grow by one with each.
+        seen = [
+            len(m["state"]["view"]["played"][1])
+            for m in ann.received
+            if m["type"] == "update" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+        ]
+        assert seen, "no bot move reached Ann"
+        assert seen == list(range(seen[0], 6))
+        assert len(moves_by(ann, "bot")) == len(seen)

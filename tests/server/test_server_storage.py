@@ -1,0 +1,122 @@
+"""Storage on SQLite and PostgreSQL: migrations, moves, resuming, records, ratings."""
+
+from __future__ import annotations
+
+import pytest
+from server_fakegame import FakeKind
+from sqlalchemy import inspect
+
+from cardtable.server.games import state_hash
+from cardtable.server.ratings import DEFAULT_MU
+from cardtable.server.storage import Storage
+from cardtable.server.table import Status, Table, TimeControl
+
+
+def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) -> Table:
+    table = Table.create(
+        table_id=table_id,
+        kind=FakeKind(),
+        options={"hand": 2},
+        seed=5,
+        bot_levels=[None, None],
+        invites=["a" * 12, "b" * 12],
+        time_control=TimeControl(60_000, 1_000),
+    )
+    table.join("a" * 12, names[0], "token-" + names[0] * 4, now=0.0)
+    table.join("b" * 12, names[1], "token-" + names[1] * 4, now=0.0)
+    return table
+
+
+def play_one(storage: Storage, table: Table, move_id: str) -> None:
+    seat = table.session.to_move() if table.session else None
+    assert isinstance(seat, int)
+    answer = table.submit(
+        seat, table.legal_moves(seat)[-1], version=table.version, move_id=move_id, now=1.0
+    )
+    assert answer.entry is not None
+    storage.write(Storage.append_move(table, answer.entry)).result(timeout=10)
+
+
+def test_migrations_create_the_schema_and_rerun_harmlessly(db_url: str) -> None:
+    storage = Storage(db_url)
+    storage.close()
+    storage = Storage(db_url)  # a second start finds the schema up to date
+    try:
+        names = set(inspect(storage.engine).get_table_names())
+        assert {"tables", "moves", "ratings", "alembic_version"} <= names
+    finally:
+        storage.close()
+
+
+def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        table = seated_table()
+        storage.write(Storage.insert_table(table)).result(timeout=10)
+        play_one(storage, table, "m1")
+        play_one(storage, table, "m2")
+        (stored,) = storage.read(Storage.load_unfinished)
+        assert [m.move_id for m in stored.moves] == ["m1", "m2"]
+        row = stored.row
+        tc = row["time_control"]
+        copy = Table.restore(
+            table_id=row["id"],
+            kind=FakeKind(),
+            options=row["options"],
+            seed=row["seed"],
+            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]),
+            rated=row["rated"],
+            status=Status(row["status"]),
+            version=row["version"],
+            meta=row["meta"],
+            moves=stored.moves,
+            rematch_of=row["rematch_of"],
+            now=2.0,
+        )
+        assert copy.session is not None
+        assert table.session is not None
+        assert state_hash(copy.session) == state_hash(table.session)
+        assert copy.clocks_ms == table.clocks_ms
+        assert copy.seat_of_token("token-" + "Ann" * 4) == 0
+    finally:
+        storage.close()
+
+
+def test_finished_game_keeps_its_record_and_updates_ratings(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        table = seated_table()
+        storage.write(Storage.insert_table(table)).result(timeout=10)
+        for i in range(4):
+            play_one(storage, table, f"m{i}")
+        assert table.status is Status.FINISHED
+        assert storage.read(Storage.load_unfinished) == []
+        row = storage.read(lambda s: Storage.finished_table(s, "t1"))
+        assert row is not None
+        assert row["record"] is not None
+        assert row["record"]["moves"] == [m.move for m in table.moves]
+        board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
+        assert {e["name"] for e in board} == {"Ann", "Bob"}
+        assert all(e["games"] == 1 for e in board)
+        winner = table.session.result()["winners"] if table.session else []
+        top = board[0]["name"]
+        if len(winner) == 1:
+            assert top == ("Ann", "Bob")[winner[0]]
+            assert board[0]["mu"] > DEFAULT_MU > board[1]["mu"]
+    finally:
+        storage.close()
+
+
+def test_a_failing_write_fails_alone(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        first = seated_table("t1")
+        storage.write(Storage.insert_table(first)).result(timeout=10)
+        duplicate = storage.write(Storage.insert_table(first))  # same primary key
+        second = storage.write(Storage.insert_table(seated_table("t2")))
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the database's own error
+            duplicate.result(timeout=10)
+        assert second.result(timeout=10) is None
+        assert storage.read(lambda s: Storage.load(s, "t2")) is not None
+    finally:
+        storage.close()
