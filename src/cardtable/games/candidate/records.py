@@ -1,0 +1,445 @@
+"""Candidate game records (RECORDS.md): validate, replay, summarise, transcribe.
+
+>>> from cardtable.games.candidate.game import GAME
+>>> record = GAME.new_record(seed=7, players=["Ann", "Bob"], options={"deals": 1})
+>>> record["deals"][0]["dealer"], record["deals"][0]["moves"]
+(1, [])
+>>> replay = replay_record(record)
+>>> replay.summary()["next"]
+{'player': 1, 'decision': 'deal'}
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.cards import KIND_TEXT, Card
+from cardtable.errors import BadRecord, IllegalMove
+from cardtable.games.candidate.actions import PILE_LETTERS
+from cardtable.games.candidate.events import Event
+from cardtable.games.candidate.options import CandidateOptions
+from cardtable.games.candidate.scoring import winners as best_players
+from cardtable.games.candidate.state import CandidateState, Piles
+from cardtable.record import RecordReader
+
+__all__ = [
+    "CandidateReplay",
+    "ParsedDeal",
+    "ParsedRecord",
+    "Step",
+    "parse_record",
+    "record_seed",
+    "replay_record",
+]
+
+_SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDeal:
+    """One deal of a record, checked for shape: dealer, piles (kinds) and move texts."""
+
+    dealer: int
+    piles: Piles
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedRecord:
+    """A record whose every field has been checked (the moves are checked by replay)."""
+
+    options: CandidateOptions
+    players: tuple[str, str]
+    deals: tuple[ParsedDeal, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One replayed move: where it is, who made it, its text and its events."""
+
+    deal: int  # 0-based
+    number: int  # 1-based within the deal
+    player: int
+    text: str
+    events: tuple[Event, ...]
+
+
+def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
+    """Check every field of a Candidate record; :class:`BadRecord` names the bad one."""
+    read = RecordReader
+    record = read.as_object(record, "")
+    read.check_fields(record, "", required=("game", "players", "deals"), optional=("options",))
+    if record["game"] != "candidate":
+        raise BadRecord("game", f'expected "candidate", got {record["game"]!r}')
+    options = CandidateOptions.from_dict(record.get("options"), "options", record=True)
+    first, second = read.player_names(record["players"], "players", low=2, high=2)
+    raw_deals = read.as_list(record["deals"], "deals")
+    if len(raw_deals) > options.deals:
+        raise BadRecord(
+            "deals",
+            f"{len(raw_deals)} deals, but the match has only {options.deals} (options.deals)",
+        )
+    deals: list[ParsedDeal] = []
+    for i, raw in enumerate(raw_deals):
+        field = f"deals[{i}]"
+        deal = read.as_object(raw, field)
+        read.check_fields(deal, field, required=("dealer", "piles", "moves"))
+        dealer = read.as_int(deal["dealer"], f"{field}.dealer", 0, 1)
+        if deals and dealer == deals[-1].dealer:
+            raise BadRecord(
+                f"{field}.dealer",
+                f"expected {1 - dealer}: the deal alternates between the players (C2) "
+                f"and deals[{i - 1}] was dealt by player {dealer}",
+            )
+        piles_obj = read.as_object(deal["piles"], f"{field}.piles")
+        read.check_fields(piles_obj, f"{field}.piles", required=PILE_LETTERS)
+        piles = tuple(
+            _pile(piles_obj[letter], f"{field}.piles.{letter}", suit, options.decks)
+            for suit, letter in enumerate(PILE_LETTERS)
+        )
+        moves = tuple(
+            read.as_str(m, f"{field}.moves[{j}]")
+            for j, m in enumerate(read.as_list(deal["moves"], f"{field}.moves"))
+        )
+        deals.append(ParsedDeal(dealer, piles, moves))
+    return ParsedRecord(options, (first, second), tuple(deals))
+
+
+def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
+    """A pile: exactly the 13 × decks cards of its suit (C3), top first."""
+    kinds = RecordReader.card_kinds(value, field)
+    letter = PILE_LETTERS[suit]
+    for j, kind in enumerate(kinds):
+        if kind // 13 != suit:
+            raise BadRecord(
+                f"{field}[{j}]",
+                f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile {letter} holds "
+                f"only {_SUIT_NAMES[letter]}s",
+            )
+    # Extra copies first (a doubled card is the clearer message), then missing ones.
+    for rank in sorted(range(13), key=lambda r: kinds.count(suit * 13 + r) <= decks):
+        kind = suit * 13 + rank
+        have = kinds.count(kind)
+        if have != decks:
+            copies = "once" if decks == 1 else f"{decks} times"
+            raise BadRecord(
+                field,
+                f"expected each {_SUIT_NAMES[letter]} {copies} ({13 * decks} cards with "
+                f"{decks} deck{'s' if decks > 1 else ''}), but {KIND_TEXT[kind]} is there "
+                f"{have} time{'s' if have != 1 else ''}",
+            )
+    return tuple(kinds)
+
+
+def record_seed(parsed: ParsedRecord) -> str:
+    """The seed later deals of a replayed record are dealt from (records hold no seed):
+    a digest of the first deal's cards, so the same record always continues alike."""
+    text = ";".join(" ".join(KIND_TEXT[k] for k in pile) for pile in parsed.deals[0].piles)
+    return "record-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> CandidateReplay:
+    """Validate and replay a record, complete or stopped anywhere.
+
+    Deals after the record's last one (if the match goes on) are dealt from ``seed``,
+    by default a digest of the record (:func:`record_seed`). Raises :class:`BadRecord`
+    or :class:`IllegalMove` (located: ``deal 1, move 17``).
+    """
+    parsed = parse_record(record)
+    if not parsed.deals:
+        return CandidateReplay(parsed, None, ())
+    first = parsed.deals[0]
+    state = CandidateState.from_piles(
+        first.piles,
+        first.dealer,
+        parsed.options,
+        seed=record_seed(parsed) if seed is None else seed,
+    )
+    steps: list[Step] = []
+    for i, deal in enumerate(parsed.deals):
+        if i:
+            if state.deal_number != i + 1 or state.moves:
+                raise BadRecord(
+                    f"deals[{i}]", f"deal {i + 1} follows deal {i}, which is unfinished"
+                )
+            state.set_deal_piles(deal.piles)
+        for j, text in enumerate(deal.moves):
+            where = f"deal {i + 1}, move {j + 1}"
+            if state.is_terminal() or state.deal_number != i + 1:
+                raise IllegalMove(f"deal {i + 1} is over: no more moves belong to it").at(
+                    where, text
+                )
+            player = state.current_player
+            try:
+                events = state.apply(text)
+            except IllegalMove as exc:
+                raise exc.at(where, text) from None
+            steps.append(Step(i, j + 1, player, text, tuple(events)))
+    return CandidateReplay(parsed, state, tuple(steps))
+
+
+class CandidateReplay:
+    """A replayed record: the final :attr:`state`, the :attr:`steps`, a summary and a
+    transcript (RECORDS.md "Replay summary")."""
+
+    def __init__(
+        self, parsed: ParsedRecord, state: CandidateState | None, steps: tuple[Step, ...]
+    ) -> None:
+        self.parsed = parsed
+        #: The state after the last move (None for a record with no deal yet).
+        self.state = state
+        self.steps = steps
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """The players' names."""
+        return self.parsed.players
+
+    def deal_summaries(self) -> list[dict[str, Any]]:
+        """For each deal of the record: dealer, captures (as text) and scores."""
+        state = self.state
+        if state is None:
+            return []
+        out = []
+        history = state.history
+        for i in range(len(self.parsed.deals)):
+            if i < len(history):
+                done = history[i]
+                captures = done.captures
+                scores = list(done.scores)
+                dealer = done.dealer
+            else:
+                captures = (state.captures(0), state.captures(1))
+                scores = list(state.deal_scores)
+                dealer = state.dealer
+            out.append(
+                {
+                    "dealer": dealer,
+                    "captures": [[[KIND_TEXT[k] for k in c] for c in captures[p]] for p in (0, 1)],
+                    "scores": scores,
+                }
+            )
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The replay summary of RECORDS.md, as JSON-ready data."""
+        deals = self.deal_summaries()
+        totals = [sum(d["scores"][p] for d in deals) for p in (0, 1)]
+        state = self.state
+        complete = state is not None and state.is_terminal()
+        if state is None:
+            following: dict[str, Any] | None = {"player": None, "decision": "deal"}
+        elif complete:
+            following = None
+        else:
+            following = {"player": state.current_player, "decision": state.decision}
+        return {
+            "game": "candidate",
+            "complete": complete,
+            "deals": deals,
+            "totals": totals,
+            "winners": best_players(totals),
+            "next": following,
+        }
+
+    def transcript(self, lang: str = "en") -> str:
+        """A readable account: players, each deal's piles, every move with who made it,
+        every capture and its score, each deal's scores and the totals. ``lang``: en, uk."""
+        return _Transcript(self, _WORDS["uk" if lang == "uk" else "en"], lang).render()
+
+
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Candidate («Кандидат»)",
+        "deals": "{n} {deal_word}, {d} {deck_word}",
+        "players": "Players",
+        "deal": "Deal {n} of {of} — dealer: {name}",
+        "piles": "Piles, top card first:",
+        "dealt": "deals 5 cards to each player from pile {pile}",
+        "received": "{name} gets {cards}",
+        "lobby_turned": "turns {cards} onto the lobby",
+        "played": "plays {cards}; lobby: {lobby}",
+        "passed": "passes",
+        "trick_taken": "{name} takes {cards} ({what}): {score}",
+        "lobby_discarded": "nobody played onto {cards}: it is discarded",
+        "drew": "draws {cards}",
+        "run": "a run of {n}",
+        "set": "a set of {n}",
+        "single": "one card",
+        "points": "{n} points",
+        "point": "{n} point",
+        "deal_scores": "Deal {n} scores: {scores}",
+        "totals": "Totals: {scores}",
+        "over": "Match over. Winner: {names}.",
+        "draw_result": "Match over: a draw.",
+        "unfinished": "Not finished: next, {name} to {decision}.",
+        "unfinished_none": "No deal yet: next, the first deal.",
+        "deal_decision": "deal",
+        "lobby_decision": "turn a lobby card",
+        "play_decision": "play or pass",
+        "draw_decision": "draw",
+        "no_deal": "The record has no deal yet.",
+    },
+    "uk": {
+        "title": "Кандидат",
+        "deals": "роздач: {n}, колод: {d}",
+        "players": "Гравці",
+        "deal": "Роздача {n} з {of} — здає: {name}",
+        "piles": "Стопки, верхня карта перша:",
+        "dealt": "роздає кожному по 5 карт зі стопки {pile}",
+        "received": "{name} отримує {cards}",
+        "lobby_turned": "відкриває {cards} у лобі",
+        "played": "кладе {cards}; лобі: {lobby}",
+        "passed": "пас",
+        "trick_taken": "{name} забирає {cards} ({what}): {score}",
+        "lobby_discarded": "ніхто не поклав карту на {cards}: її скинуто",
+        "drew": "бере {cards}",
+        "run": "послідовність з {n}",
+        "set": "набір з {n}",
+        "single": "одна карта",
+        "points": "{n} очок",
+        "point": "{n} очко",
+        "points_few": "{n} очки",
+        "deal_scores": "Очки за роздачу {n}: {scores}",
+        "totals": "Разом: {scores}",
+        "over": "Гру закінчено. Переможець: {names}.",
+        "draw_result": "Гру закінчено: нічия.",
+        "unfinished": "Гру не закінчено: далі {name} — {decision}.",
+        "unfinished_none": "Роздач ще не було: далі перша роздача.",
+        "deal_decision": "здає",
+        "lobby_decision": "відкриває карту в лобі",
+        "play_decision": "кладе карти або пасує",
+        "draw_decision": "добирає",
+        "no_deal": "У записі ще немає роздачі.",
+    },
+}
+
+
+class _Transcript:
+    def __init__(self, replay: CandidateReplay, words: dict[str, str], lang: str) -> None:
+        self.replay = replay
+        self.words = words
+        self.lang = lang
+        self.names = replay.players
+        self.lines: list[str] = []
+
+    def card(self, kind: int) -> str:
+        return Card.from_kind(kind).symbol(self.lang)
+
+    def cards(self, kinds: Sequence[int]) -> str:
+        return " ".join(self.card(k) for k in kinds)
+
+    def points(self, n: int) -> str:
+        w = self.words
+        if self.lang == "uk":
+            if n % 10 == 1 and n % 100 != 11:
+                return w["point"].format(n=n)
+            if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+                return w["points_few"].format(n=n)
+            return w["points"].format(n=n)
+        return (w["point"] if n == 1 else w["points"]).format(n=n)
+
+    def scores(self, scores: Sequence[int]) -> str:
+        return ", ".join(f"{name} {score}" for name, score in zip(self.names, scores, strict=True))
+
+    def render(self) -> str:
+        w = self.words
+        parsed = self.replay.parsed
+        options = parsed.options
+        self.lines = [
+            f"{w['title']} — "
+            + w["deals"].format(
+                n=options.deals,
+                d=options.decks,
+                deal_word="deal" if options.deals == 1 else "deals",
+                deck_word="deck" if options.decks == 1 else "decks",
+            ),
+            f"{w['players']}: " + ", ".join(f"{n} ({i})" for i, n in enumerate(self.names)),
+        ]
+        if not parsed.deals:
+            self.lines += ["", w["no_deal"], w["unfinished_none"]]
+            return "\n".join(self.lines) + "\n"
+        summaries = self.replay.deal_summaries()
+        steps_by_deal: list[list[Step]] = [[] for _ in parsed.deals]
+        for step in self.replay.steps:
+            steps_by_deal[step.deal].append(step)
+        lobby: list[int] = []
+        for i, deal in enumerate(parsed.deals):
+            self.lines += [
+                "",
+                w["deal"].format(n=i + 1, of=options.deals, name=self.names[deal.dealer]),
+                w["piles"],
+            ]
+            for suit, letter in enumerate(PILE_LETTERS):
+                self.lines.append(f"  {letter}: {self.cards(deal.piles[suit])}")
+            width = len(str(len(deal.moves)))
+            for step in steps_by_deal[i]:
+                notes = []
+                for event in step.events:
+                    note = self.event(event, lobby)
+                    if note:
+                        notes.append(note)
+                head = f"  {step.number:>{width}}. {self.names[step.player]}: {step.text}"
+                self.lines.append(head + (" — " + "; ".join(notes) if notes else ""))
+            self.lines.append(
+                w["deal_scores"].format(n=i + 1, scores=self.scores(summaries[i]["scores"]))
+            )
+        totals = [sum(d["scores"][p] for d in summaries) for p in (0, 1)]
+        self.lines += ["", w["totals"].format(scores=self.scores(totals))]
+        summary = self.replay.summary()
+        following = summary["next"]
+        if following is None:
+            best = summary["winners"]
+            if len(best) > 1:
+                self.lines.append(w["draw_result"])
+            else:
+                self.lines.append(w["over"].format(names=self.names[best[0]]))
+        else:
+            decision = w[f"{following['decision']}_decision"]
+            self.lines.append(
+                w["unfinished"].format(name=self.names[following["player"]], decision=decision)
+            )
+        return "\n".join(self.lines) + "\n"
+
+    def event(self, event: Event, lobby: list[int]) -> str | None:
+        w = self.words
+        kind = event.kind
+        if kind == "dealt":
+            return w["dealt"].format(pile=event.pile)
+        if kind == "received":
+            assert event.player is not None
+            return w["received"].format(
+                name=self.names[event.player], cards=self.cards(event.cards)
+            )
+        if kind == "lobby_turned":
+            lobby[:] = list(event.cards)
+            return w["lobby_turned"].format(cards=self.cards(event.cards))
+        if kind == "played":
+            lobby.extend(event.cards)
+            return w["played"].format(cards=self.cards(event.cards), lobby=self.cards(lobby))
+        if kind == "trick_taken":
+            assert event.player is not None
+            assert event.score is not None
+            lobby.clear()
+            count = len(event.cards)
+            if count == 1:
+                what = w["single"]
+            elif event.cards[0] % 13 == event.cards[1] % 13:
+                what = w["set"].format(n=count)
+            else:
+                what = w["run"].format(n=count)
+            return w["trick_taken"].format(
+                name=self.names[event.player],
+                cards=self.cards(event.cards),
+                what=what,
+                score=self.points(event.score),
+            )
+        if kind == "lobby_discarded":
+            lobby.clear()
+            return w["lobby_discarded"].format(cards=self.cards(event.cards))
+        if kind == "drew":
+            return w["drew"].format(cards=self.cards(event.cards))
+        return None  # passes speak for themselves; deal and match ends are summed up below

@@ -1,0 +1,85 @@
+"""What one player (or a spectator) may see of a Candidate match.
+
+A view is the only way hidden state leaves the engine: bots, clients and spectators
+are built from views. It is immutable and turns into JSON-ready data with
+:meth:`CandidateView.to_dict`. Cards are plain text (``QS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["CandidateView"]
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateView:
+    """Everything ``viewer`` may see now (``viewer`` None: a spectator).
+
+    Public: pile suits and sizes, the lobby, captures and scores, discards, hand sizes
+    and each hand's count per suit (every card enters a hand from a pile whose suit is
+    public). Private: ``hand`` (the viewer's own cards; None for a spectator). The
+    deciding player's view also lists the legal moves.
+    """
+
+    viewer: int | None
+    deal_number: int
+    deals: int
+    decks: int
+    dealer: int
+    #: Who decides now, and what (``deal``, ``lobby``, ``play``, ``draw``); None when over.
+    current_player: int | None
+    decision: str | None
+    #: Who leads the current (or next) trick.
+    leader: int
+    hand: tuple[str, ...] | None
+    hand_sizes: tuple[int, int]
+    hand_suits: tuple[tuple[int, int, int, int], tuple[int, int, int, int]]
+    #: ``(suit letter, cards left)`` for S, H, D, C.
+    piles: tuple[tuple[str, int], ...]
+    lobby: tuple[str, ...]
+    #: ``run`` or ``set`` once fixed (C7); None for an empty or one-card lobby.
+    lobby_kind: str | None
+    captures: tuple[tuple[tuple[str, ...], ...], ...]
+    capture_scores: tuple[tuple[int, ...], ...]
+    discards: tuple[str, ...]
+    deal_scores: tuple[int, int]
+    past_deal_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, int]
+    legal_actions: tuple[int, ...]
+    legal_moves: tuple[str, ...]
+    is_over: bool
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (tuples become lists)."""
+        return _lists(asdict(self))  # type: ignore[no-any-return]
+
+    def describe(self) -> str:
+        """A few lines for people."""
+        who = "spectator" if self.viewer is None else f"player {self.viewer}"
+        lines = [f"Deal {self.deal_number}/{self.deals}, dealer {self.dealer} — seen by {who}"]
+        lines.append("Piles: " + ", ".join(f"{s} {n}" for s, n in self.piles))
+        if self.hand is not None:
+            lines.append("Hand: " + (" ".join(self.hand) or "-"))
+        lines.append(f"Hand sizes: {self.hand_sizes[0]}, {self.hand_sizes[1]}")
+        kind = f" ({self.lobby_kind})" if self.lobby_kind else ""
+        lines.append("Lobby: " + (" ".join(self.lobby) or "-") + kind)
+        lines.append(f"Deal scores: {self.deal_scores[0]}, {self.deal_scores[1]}")
+        lines.append(f"Totals: {self.totals[0]}, {self.totals[1]}")
+        if self.is_over:
+            lines.append("Match over; winners: " + ", ".join(map(str, self.winners)))
+        else:
+            lines.append(f"Player {self.current_player} to {self.decision}")
+        if self.legal_moves:
+            lines.append("Legal: " + ", ".join(self.legal_moves))
+        return "\n".join(lines)
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
+    return value
