@@ -42,7 +42,6 @@ def serve(
     from cardtable.server.app import create_app
     from cardtable.server.protocol import MAX_MESSAGE_BYTES
     from cardtable.server.runtime import Settings
-
     from cardtable.server.web import address
 
     app = create_app(db, settings=Settings(**settings))

@@ -161,7 +161,7 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
             raise HTTPException(
                 409, detail={"code": "not_started", "message": "the game has not started"}
             )
-        return replay(record).summary()
+        return with_capture_scores(replay(record).summary())
 
     @app.get("/api/tables/{table_id}/replay", summary="Replay", tags=["client"])
     async def replay_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -178,9 +178,7 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
             raise HTTPException(
                 409, detail={"code": "not_finished", "message": "the game is not finished"}
             )
-        players = [
-            s.get("name") or f"Player {s['index'] + 1}" for s in row["meta"]["seats"]
-        ]
+        players = [s.get("name") or f"Player {s['index'] + 1}" for s in row["meta"]["seats"]]
         steps = await asyncio.get_running_loop().run_in_executor(
             hub.executor,
             replay_steps,
@@ -209,6 +207,28 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
 
     for path in ("/play/{table_id}", "/watch/{table_id}", "/replay/{table_id}", "/rules/{game}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+
+def with_capture_scores(summary: dict[str, Any]) -> dict[str, Any]:
+    """A Candidate summary with each captured sequence's score (C15) beside it, scored by
+    the engine, so a deal's end can show every capture with its score.
+
+    >>> with_capture_scores({"game": "candidate", "deals": [
+    ...     {"captures": [[["9C", "10D"]], [["10D", "10C", "10S"]]], "scores": [4, 9]}]}
+    ... )["deals"][0]["capture_scores"]
+    [[4], [9]]
+    """
+    if summary.get("game") != "candidate":
+        return summary
+    from cardtable.cards import parse_card_kind
+    from cardtable.games.candidate.scoring import capture_score
+
+    for deal in summary["deals"]:
+        deal["capture_scores"] = [
+            [capture_score([parse_card_kind(c) for c in seq]) for seq in side]
+            for side in deal["captures"]
+        ]
+    return summary
 
 
 def _hub_games(app: FastAPI) -> set[str]:

@@ -44,7 +44,7 @@ export class CandidateBoard {
       const summary = await api.summary(this.tableId);
       const d = summary.deals[deal - 1];
       if (!d) return;
-      this.summary = { deal, captures: d.captures, scores: d.scores };
+      this.summary = { deal, captures: d.captures, scores: d.scores, captureScores: d.capture_scores };
       this.draw();
       const heading = this.el.querySelector(".dealsummary h2");
       if (heading) heading.focus();
@@ -163,7 +163,7 @@ export class CandidateBoard {
   }
 
   summaryPanel(names) {
-    const { deal, captures, scores } = this.summary;
+    const { deal, captures, scores, captureScores } = this.summary;
     const close = h("button", { type: "button", class: "small", "data-key": "close-summary" }, t("close"));
     close.addEventListener("click", () => {
       this.summary = null;
@@ -181,7 +181,14 @@ export class CandidateBoard {
           h(
             "ul",
             { class: "captures" },
-            captures[p].map((seq) => h("li", {}, cardRow(seq, t("captures")))),
+            captures[p].map((seq, i) =>
+              h(
+                "li",
+                { class: "capture" },
+                cardRow(seq, t("captures")),
+                captureScores ? h("span", { class: "capscore" }, ` = ${captureScores[p][i]}`) : null,
+              ),
+            ),
           ),
         ),
       ),

@@ -156,7 +156,11 @@ export class TableConnection {
         if (this.pending && message.move_id === this.pending.id) {
           this.pending.acked = true;
           this.pending.ackVersion = message.move_version;
-          if (this.state && this.state.version >= message.move_version) this.pending = null;
+          if (this.state && this.state.version >= message.move_version) {
+            // The update came first: the table is current, the player may go on.
+            this.pending = null;
+            this.handlers.onState(this.state, message);
+          }
         }
         if (this.handlers.onAck) this.handlers.onAck(message);
         break;

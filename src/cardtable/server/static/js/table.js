@@ -179,7 +179,7 @@ function play(main, tableId, mine) {
       const left = Math.max(0, state.clocks[seat] - (running ? spent : 0));
       const m = Math.floor(left / 60);
       const s = Math.floor(left % 60);
-      el.textContent = ` ⏱ ${m}:${String(s).padStart(2, "0")}`;
+      el.textContent = ` · ${m}:${String(s).padStart(2, "0")}`;
       el.classList.toggle("low", left < 15);
     }
   }
