@@ -13,8 +13,6 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, WebServer
 from cardtable.server.app import create_app
 from cardtable.server.runtime import Settings
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
@@ -36,7 +34,8 @@ def browser() -> Iterator[Any]:
     """Debian's chromium, headless (never a downloaded browser)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests")
-    from playwright.sync_api import sync_playwright
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    sync_playwright = sync_api.sync_playwright
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(

@@ -34,6 +34,7 @@ class WebServer:
     """uvicorn serving ``app`` (with the browser client) in a thread of this process."""
 
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.port = free_port()
         config = uvicorn.Config(
             app,

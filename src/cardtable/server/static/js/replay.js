@@ -70,10 +70,10 @@ export function showReplay(main, tableId) {
         h(
           "div",
           { class: "replaybar", role: "group", "aria-label": t("replay") },
-          button(`⏮ ${t("start")}`, "start", () => 0),
+          button(`|◀ ${t("start")}`, "start", () => 0),
           button(`◀ ${t("prev")}`, "prev", () => at - 1),
           button(`${t("next")} ▶`, "next", () => at + 1),
-          button(`${t("end")} ⏭`, "end", () => last),
+          button(`${t("end")} ▶|`, "end", () => last),
           slider,
           h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
         ),
