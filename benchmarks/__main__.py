@@ -1,11 +1,11 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (names: candidate, spy, server)."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, server)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "server")
+BENCHMARKS = ("candidate", "spy", "bots", "server")
 
 
 def main(argv: list[str]) -> int:

@@ -68,19 +68,36 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (the server and its bot worker processes)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += process_tree(int(child))
+    return found
+
+
 def proc_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User + system CPU seconds of a process and its descendants (Linux /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 def proc_rss_mib(pid: int) -> float:
-    """Resident memory of a process in MiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of a process and its descendants in MiB (Linux /proc)."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
 
 
 def choose_move(game: str, legal: list[str], rng: random.Random) -> str:
@@ -203,7 +220,13 @@ async def client(
 
 
 async def run_load(
-    base: str, pid: int, candidate_tables: int, spy_tables: int, seconds: float, think: float
+    base: str,
+    pid: int,
+    candidate_tables: int,
+    spy_tables: int,
+    seconds: float,
+    think: float,
+    bot_level: str = "easy",
 ) -> dict[str, Any]:
     """Create the tables, run the clients for ``seconds`` and measure."""
     rng = random.Random(1)
@@ -212,20 +235,26 @@ async def run_load(
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
+        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            for attempt in range(5):  # the listen queue may overflow in the first burst
+                try:
+                    response = await http.post(path, json=body)
+                    response.raise_for_status()
+                    return response.json()  # type: ignore[no-any-return]
+                except httpx.TransportError:
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            raise RuntimeError(f"POST {path} kept failing")
+
         async def make(game: str, seats: list[dict[str, str]], options: dict[str, Any]) -> TableRun:
-            created = (
-                await http.post(
-                    "/api/tables", json={"game": game, "seats": seats, "options": options}
-                )
-            ).json()
+            created = await post("/api/tables", {"game": game, "seats": seats, "options": options})
             table_id = created["table"]["id"]
             tokens = []
             for invite in created["invites"]:
-                joined = await http.post(
+                joined = await post(
                     f"/api/tables/{table_id}/join",
-                    json={"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
+                    {"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
                 )
-                tokens.append(joined.json()["token"])
+                tokens.append(joined["token"])
             return TableRun(table_id, game, tokens)
 
         open_seat = {"type": "open"}
@@ -234,7 +263,7 @@ async def run_load(
             for _ in range(candidate_tables)
         ]
         jobs += [
-            make("spy", [open_seat, open_seat, {"type": "bot", "level": "medium"}], {"rounds": 5})
+            make("spy", [open_seat, open_seat, {"type": "bot", "level": bot_level}], {"rounds": 5})
             for _ in range(spy_tables)
         ]
         for start in range(0, len(jobs), 50):
@@ -316,6 +345,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
     parser.add_argument("--think", type=float, default=2.0, help="mean think time per move, s")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--bot-level",
+        default="easy",
+        choices=("easy", "medium", "hard"),
+        help="level of the Spy tables' bots (default easy: the greedy racer; medium and "
+        "hard search, about 0.3 s of CPU per move)",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     spy = min(args.spy_tables, args.tables)
     with tempfile.TemporaryDirectory() as tmp:
@@ -332,6 +368,7 @@ def main(argv: list[str] | None = None) -> None:
                     spy,
                     args.seconds,
                     args.think,
+                    args.bot_level,
                 )
             )
         finally:
@@ -343,7 +380,8 @@ def main(argv: list[str] | None = None) -> None:
         problems = log.read_text(errors="replace").strip()
     if problems:
         print("server log:\n" + problems[-3000:])
-    print("server load benchmark (loopback, SQLite)")
+    kind = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    print(f"server load benchmark (loopback, {kind}; server = its process and bot workers)")
     for key, value in report.items():
         print(f"  {key}: {value}")
 

@@ -30,7 +30,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
+# Piped output is not squeezed to 80 columns: tables stay whole in logs and files.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -184,6 +185,171 @@ def rules(
         out.print(Markdown(text))
     else:
         sys.stdout.write(text)
+
+
+def _game_options(option: list[str] | None) -> dict[str, Any]:
+    return dict(_parse_option(o) for o in option or [])
+
+
+@app.command()
+def arena(
+    game: Annotated[GameName, typer.Argument(help="Which game the bots play.")],
+    more_bots: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="More bots after --bots (e.g. --bots ismcts:1000 greedy).", hidden=True
+        ),
+    ] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Bots: NAME[:ITERATIONS] or a level (easy, medium, hard), space or comma "
+            "separated, e.g. --bots ismcts:1000 greedy."
+        ),
+    ] = None,
+    deals: Annotated[
+        int | None, typer.Option(help="Candidate: duplicate deals per pair of bots (default 100).")
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option(help="Spy: duplicate rounds, each raced in every seating.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray: address of a running cluster (default: start one).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Arena seed: the same seed gives the same games.")] = 0,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    output: Annotated[
+        Path | None, typer.Option("--out", help="Save the results (and every game) as JSON.")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="Save a plot of win rates and ratings (PNG).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Let bots play each other over duplicate deals; print win rates with 95% intervals
+    and ratings. Ctrl-C stops early and still reports the games that finished."""
+    try:
+        from cardtable.arena.commands import run_arena_command
+
+        count = _arena_count(game.value, deals, rounds)
+        report = run_arena_command(
+            game.value,
+            [*(bots or []), *(more_bots or [])],
+            deals=count,
+            workers=workers,
+            backend=backend,
+            address=address,
+            seed=seed,
+            options=_game_options(option),
+            as_json=as_json,
+            out=output,
+            plot=plot,
+            quiet=quiet,
+            stdout=out,
+            stderr=err,
+        )
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+    if report.interrupted:
+        raise typer.Exit(130)
+
+
+def _arena_count(game: str, deals: int | None, rounds: int | None) -> int:
+    """The number of duplicate deals: --deals for Candidate, --rounds for Spy."""
+    wanted, other = ("deals", "rounds") if game == "candidate" else ("rounds", "deals")
+    given = {"deals": deals, "rounds": rounds}
+    if given[other] is not None:
+        raise BadOptions(f"{game} counts --{wanted}, not --{other}")
+    count = given[wanted]
+    if count is None:
+        return 100
+    if count < 1:
+        raise BadOptions(f"--{wanted} must be at least 1, got {count}")
+    return count
+
+
+@app.command()
+def analyse(
+    game: Annotated[GameName, typer.Argument(help="Which game (spy).")],
+    seed: Annotated[int, typer.Option(help="Seed of the deal to analyse.")],
+    players: Annotated[int, typer.Option(help="Spy: number of players (2-8).")] = 2,
+    bots: Annotated[
+        str, typer.Option(help="Bots to race beside the oracle, comma separated.")
+    ] = "planner,greedy,random",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+) -> None:
+    """The oracle's shortest race for a deal beside each bot's race on the same cards."""
+    try:
+        from cardtable.arena.analysis import analyse_command
+
+        analyse_command(
+            game.value,
+            seed=seed,
+            players=players,
+            bot_texts=[b for b in bots.split(",") if b.strip()],
+            options=_game_options(option),
+            as_json=as_json,
+            stdout=out,
+        )
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def balance(
+    game: Annotated[GameName, typer.Argument(help="Which game to study.")],
+    games: Annotated[
+        int, typer.Option("--games", help="Games (Candidate deals; Spy rounds per player count).")
+    ] = 400,
+    bot: Annotated[str, typer.Option(help="The bot that plays every seat.")] = "greedy",
+    players: Annotated[
+        str, typer.Option(help="Spy: player counts to compare, comma separated.")
+    ] = "2,3,4",
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 0,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answers as JSON.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Save the plots (PNG).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Answer a player's questions about a game with 95% intervals: Candidate's dealer
+    advantage and score spread; Spy's race lengths, blocked rounds and ties."""
+    try:
+        from cardtable.arena.balance import balance_command
+
+        balance_command(
+            game.value,
+            games=games,
+            bot_text=bot,
+            players_text=players,
+            workers=workers,
+            seed=seed,
+            options=_game_options(option),
+            as_json=as_json,
+            plot=plot,
+            quiet=quiet,
+            stdout=out,
+            stderr=err,
+        )
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
 
 
 @app.command()

@@ -26,6 +26,7 @@ def fast_settings() -> Settings:
         bot_turn_delay=0.0,
         bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
         keep_finished_seconds=1.0,
+        bot_processes=0,
     )
 
 
@@ -95,6 +96,7 @@ def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
     db = tmp_path_factory.mktemp("db") / "real.db"
     settings = fast_settings()
     settings.rate_per_second, settings.rate_burst = 1000.0, 1000.0  # scripted players are fast
+    settings.bot_processes = 1  # the engine's bots think in a worker process, as in production
     app = create_app(f"sqlite:///{db}", settings=settings, static_dir=None)
     server = ServerThread(app).start()
     yield server

@@ -86,11 +86,13 @@ def test_full_candidate_deal_between_two_clients(real_server: ServerThread) -> N
 def test_spy_race_against_a_bot(real_server: ServerThread) -> None:
     api = Api(real_server.base)
     table_id, tokens = api.seat_players(
-        "spy", ["Ann"], bots=["hard"], options={"rounds": 1, "full_decks": True}
+        "spy", ["Ann"], bots=["easy"], options={"rounds": 1, "full_decks": True}
     )
     with clients(real_server.base, table_id, [*tokens, None]) as (ann, eve):
         ann.hello()
         eve.hello()
+        # The bot is off as soon as the table starts; Ann sets off once she sees it move.
+        eve.wait_for(lambda m: m["type"] == "update" and m["event"].get("seat") == 1, timeout=30)
         play_out([ann], eve, random.Random(4), race=True)
         bot_moves = [
             m
@@ -108,6 +110,21 @@ def test_spy_race_against_a_bot(real_server: ServerThread) -> None:
         assert max(counts) > 0
     record = api.http.get(f"/api/tables/{table_id}/record").json()
     assert replay(record).summary()["complete"] is True
+
+
+def test_candidate_against_a_searching_bot(real_server: ServerThread) -> None:
+    api = Api(real_server.base)
+    table_id, tokens = api.seat_players("candidate", ["Ann"], bots=["medium"], options={"deals": 1})
+    with clients(real_server.base, table_id, [*tokens, None]) as (ann, eve):
+        ann.hello()
+        eve.hello()
+        play_out([ann], eve, random.Random(5), race=False)
+        assert eve.state is not None
+        assert eve.state["seats"][1]["name"] == "Bot (medium)"
+    record = api.http.get(f"/api/tables/{table_id}/record").json()
+    assert replay(record).summary()["complete"] is True
+    board = api.http.get("/api/ratings", params={"game": "candidate"}).json()["entries"]
+    assert "Bot (medium)" in {e["name"] for e in board}
 
 
 @pytest.mark.parametrize(

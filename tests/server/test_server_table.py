@@ -188,3 +188,13 @@ def test_snapshot_shows_only_the_recipients_own_hand() -> None:
     assert watcher["view"]["hand"] is None
     assert watcher["legal_moves"] == []
     assert ann["legal_moves"] == table.legal_moves(0)
+
+
+def test_a_clock_stands_still_while_a_bot_plays_for_an_absent_player() -> None:
+    table = seated(tc=TimeControl(initial_ms=10_000, increment_ms=0))
+    assert table.set_substituted(0, True, now=2.0)
+    assert table.clocks(2.0) == [8.0, 10.0]
+    assert table.next_deadline() is None
+    assert table.clocks(50.0) == [8.0, 10.0]
+    assert table.set_substituted(0, False, now=50.0)
+    assert table.clocks(51.0) == [7.0, 10.0]

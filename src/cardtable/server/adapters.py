@@ -9,22 +9,25 @@ the engines write them.
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache, partial
 from typing import Any, cast
 
-from cardtable.cards import parse_card_kind
+from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.bots.registry import LEVELS as BOT_LEVELS
+from cardtable.bots.registry import SPY_SPEEDS, BotSpec, make_bot
+from cardtable.bots.spy_common import SpyInfo, SpyTracker
 from cardtable.errors import BadOptions, CardtableError, IllegalMove
+from cardtable.games.candidate.actions import action_to_text as candidate_text
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
 from cardtable.games.spy.actions import action_to_text as spy_text
-from cardtable.games.spy.actions import player_of, text_to_action
+from cardtable.games.spy.actions import local_action, player_of, text_to_action
 from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions, check_player_count
-from cardtable.games.spy.race import GreedyPolicy, Policy
 from cardtable.games.spy.state import SpyState
 from cardtable.games.spy.views import SeatWindow
-from cardtable.server.bots import LEVELS, BotBook, RandomBot
-from cardtable.server.games import ANYONE, Applied, GameKind, ranks_from_totals
+from cardtable.server.bots import LEVELS, BotBook, Thinking
+from cardtable.server.games import ANYONE, Applied, GameKind, GameSession, ranks_from_totals
 
 log = logging.getLogger("cardtable.server")
 
@@ -201,97 +204,107 @@ def default_games() -> dict[str, GameKind]:
     return {"candidate": CandidateKind(), "spy": SpyKind()}
 
 
-class _ViewWindow:
-    """A Spy policy's window (``SeatWindow``'s attributes) built from a seat's view.
+@lru_cache(maxsize=64)
+def _engine_bot(game: str, name: str, iterations: int | None, seed: int) -> Any:
+    """The registry's bot, made once per worker (bots are deterministic and stateless:
+    the same seed and information set give the same move)."""
+    return make_bot(BotSpec(game, name, iterations), seed)
 
-    The server's bots see views, never positions; this gives the engine's policies the
-    same public facts (S4-S5) from the view's JSON.
+
+def think_candidate(name: str, iterations: int | None, seed: int, info: CandidateInfo) -> str:
+    """A Candidate bot's thinking (runs on the bot executor)."""
+    return candidate_text(_engine_bot("candidate", name, iterations, seed).choose(info))
+
+
+def think_spy(name: str, iterations: int | None, seed: int, info: SpyInfo) -> str:
+    """A Spy bot's thinking (runs on the bot executor)."""
+    return spy_text(_engine_bot("spy", name, iterations, seed).choose(info))
+
+
+class CandidateEngineBot:
+    """A seat played by one of the engine's Candidate bots (``cardtable.bots``).
+
+    It is given the seat's information set (``CandidateInfo``: the view, the legal moves
+    and, for determinisation only, a private copy of the state), never the live state.
     """
 
-    __slots__ = ("_seat",)
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        self.spec = spec
+        self.seed = seed
 
-    def __init__(self, seat: Mapping[str, Any]) -> None:
-        self._seat = seat
+    def prepare(self, session: GameSession, seat: int, seed: int) -> Thinking:
+        """The information set of ``seat`` now, and the bot's thinking on it."""
+        state = cast(CandidateSession, session).state.clone()
+        info = CandidateInfo.of(state, seat)
+        return partial(think_candidate, self.spec.name, self.spec.iterations, self.seed, info)
 
-    @property
-    def player(self) -> int:
-        return int(self._seat["player"])
-
-    @property
-    def points_top(self) -> int | None:
-        top = self._seat["points_top"]
-        return None if top is None else parse_card_kind(top)
-
-    @property
-    def points_count(self) -> int:
-        return int(self._seat["points_count"])
-
-    @property
-    def pile_tops(self) -> tuple[int, ...]:
-        return tuple(parse_card_kind(p["top"]) for p in self._seat["piles"])
-
-    @property
-    def deck_count(self) -> int:
-        return int(self._seat["deck_count"])
-
-    @property
-    def waste_top(self) -> int | None:
-        top = self._seat["waste_top"]
-        return None if top is None else parse_card_kind(top)
-
-    @property
-    def waste_count(self) -> int:
-        return int(self._seat["waste_count"])
-
-    @property
-    def moves(self) -> int:
-        return int(self._seat["moves"])
-
-    @property
-    def blocked(self) -> bool:
-        return bool(self._seat["blocked"])
+    def moved(self, session: GameSession, seat: int, move: str) -> None:
+        """Nothing to remember: the information set carries the history."""
 
 
-class SpyPolicyBot:
-    """A server bot playing Spy with one of the engine's race policies (``race.Policy``)."""
+class SpyEngineBot:
+    """A seat played by one of the engine's Spy bots (``cardtable.bots``).
 
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
+    A :class:`SpyTracker` follows the seat's own moves through the public
+    ``SeatWindow`` (the cards it turned are remembered, S9) and builds the bot's
+    information set; the bot thinks on that frozen ``SpyInfo`` only.
+    """
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        self.spec = spec
+        self.seed = seed
+        self._tracker: SpyTracker | None = None
         self._round = -1
 
-    def choose(
-        self, view: Mapping[str, Any], legal_moves: Sequence[str], rng: random.Random
-    ) -> str:
-        """The policy's choice among ``legal_moves``, from the bot's own seat in ``view``."""
-        me = view["viewer"]
-        seat = next(s for s in view["seats"] if s["player"] == me)
-        window = cast(SeatWindow, _ViewWindow(seat))
-        if view["round"] != self._round:
-            self._round = view["round"]
-            self.policy.start_round(window, rng)
-        legal = sorted(text_to_action(m) for m in legal_moves)
-        return spy_text(self.policy.choose(window, legal))
+    def _follow(self, state: SpyState, seat: int) -> SpyTracker:
+        if self._tracker is None or state.round_number != self._round:
+            self._tracker = SpyTracker(SeatWindow(state.position(seat)))
+            self._round = state.round_number
+        return self._tracker
+
+    def prepare(self, session: GameSession, seat: int, seed: int) -> Thinking:
+        """The seat's information set now, and the bot's thinking on it."""
+        state = cast(SpySession, session).state
+        info = self._follow(state, seat).info(state.legal_actions(seat))
+        return partial(think_spy, self.spec.name, self.spec.iterations, self.seed, info)
+
+    def moved(self, session: GameSession, seat: int, move: str) -> None:
+        """Remember what the move showed (a round that ended starts a new tracker)."""
+        state = cast(SpySession, session).state
+        if self._tracker is not None and state.round_number == self._round:
+            self._tracker.moved(local_action(text_to_action(_with_seat(move, seat))))
+
+
+def _with_seat(move: str, seat: int) -> str:
+    text = move.strip()
+    return f"{seat} {text}" if text[:1].isalpha() else text
 
 
 def default_bots() -> BotBook:
-    """The bots available, by game and level.
+    """The engine's bots at the levels ``cardtable.bots.registry.LEVELS`` offers people.
 
-    Spy: the engine's :class:`GreedyPolicy` at every level; the levels differ in speed
-    (:data:`~cardtable.server.bots.DEFAULT_SPEEDS`). Candidate: uniformly random legal
-    moves at every level until stronger bots exist.
+    Candidate: easy greedy, medium ISMCTS (200 iterations), hard ISMCTS (2000).
+    Spy: easy greedy, medium and hard the planner (4 and 16 sampled orders), racing at
+    the registry's ``slow``, ``steady`` and ``quick`` speeds (0.7, 1.2 and 2 moves/s).
     """
     book = BotBook()
     for level in LEVELS:
-        book.register("spy", level, lambda: SpyPolicyBot(GreedyPolicy()))
-        book.register("candidate", level, RandomBot)
+        candidate = BOT_LEVELS["candidate"][level]
+        spy = BOT_LEVELS["spy"][level]
+        book.register("candidate", level, partial(CandidateEngineBot, candidate))
+        book.register("spy", level, partial(SpyEngineBot, spy))
+    book.speeds.update(
+        {"easy": SPY_SPEEDS["slow"], "medium": SPY_SPEEDS["steady"], "hard": SPY_SPEEDS["quick"]}
+    )
     return book
 
 
 __all__ = [
+    "CandidateEngineBot",
     "CandidateKind",
     "CandidateSession",
+    "SpyEngineBot",
     "SpyKind",
-    "SpyPolicyBot",
     "SpySession",
     "default_bots",
     "default_games",

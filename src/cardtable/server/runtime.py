@@ -16,11 +16,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -30,7 +31,6 @@ from cardtable.server.protocol import MAX_MESSAGE_BYTES
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.table import (
     Answer,
-    MoveEntry,
     Source,
     Status,
     Table,
@@ -51,9 +51,13 @@ class Settings:
     substitute_level: str = "medium"
     #: Pause before a turn-based bot moves, so people can follow (seconds).
     bot_turn_delay: float = 0.4
-    #: Most time a bot may think about one move (seconds).
-    bot_budget: float = 2.0
-    #: Threads the bots think on.
+    #: Most time a bot may think about one move (seconds); its own budget is in
+    #: iterations, this is the safety net.
+    bot_budget: float = 5.0
+    #: Worker processes the bots think in (0: threads of the server process instead).
+    #: Processes keep a searching bot from taking the event loop's CPU time.
+    bot_processes: int = 1
+    #: Threads the bots think on when ``bot_processes`` is 0.
     bot_threads: int = 4
     #: Messages per second a connection may send, and the burst it may save up.
     rate_per_second: float = 20.0
@@ -190,9 +194,7 @@ class Hub:
         self.bots = bots or BotBook()
         if self.settings.bot_speeds:
             self.bots.speeds.update(self.settings.bot_speeds)
-        self.executor = executor or ThreadPoolExecutor(
-            self.settings.bot_threads, thread_name_prefix="bot"
-        )
+        self.executor = executor or _bot_executor(self.settings)
         self.now = clock
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -405,6 +407,13 @@ class Hub:
                     message="the move could not be stored; please resync",
                 )
             self.moves_accepted += 1
+            bot = live.bots.get(seat)
+            if bot is not None and table.session is not None:
+                try:
+                    bot.moved(table.session, seat, move)
+                except Exception:
+                    log.exception("bot of table %s seat %d failed to follow", table.id, seat)
+                    live.bots.pop(seat, None)
             self._broadcast(
                 live,
                 {"kind": "move", "seat": seat, "move": move, "source": entry.source.value},
@@ -501,32 +510,43 @@ class Hub:
         return live
 
     def _bot_for(self, live: LiveTable, seat: int) -> tuple[Bot, str]:
+        """The bot playing ``seat`` (made on first use) and its level."""
         target = live.table.seats[seat]
         level = target.bot_level or self.settings.substitute_level
         bot = live.bots.get(seat)
         if bot is None:
-            bot = live.bots[seat] = self.bots.make(live.table.kind.name, level)
+            bot = live.bots[seat] = self.bots.make(live.table.kind.name, level, self._seed(live))
         return bot, level
 
-    async def choose(self, live: LiveTable, seat: int, bot: Bot) -> str | None:
-        """A bot's move for ``seat`` from that seat's view, thought out on the executor."""
+    def _seed(self, live: LiveTable) -> int:
+        return live.rng.getrandbits(63)
+
+    async def choose(self, live: LiveTable, seat: int, bot: Bot) -> tuple[str, int] | None:
+        """A bot's move for ``seat``, thought out on the executor, and the version it saw.
+
+        The move is then submitted against that version like any client's, so a bot
+        that thought while its position changed gets a stale answer and thinks again.
+        A bot that overruns its budget or fails plays a random legal move instead.
+        """
         table = live.table
-        moves = table.legal_moves(seat)
-        if not moves or table.session is None:
+        session = table.session
+        if session is None or not table.legal_moves(seat):
             return None
-        view = table.session.view(seat)
-        rng = random.Random(live.rng.random())
+        version = table.version
+        seed = self._seed(live)
+        fallback = RandomBot().prepare(session, seat, seed)
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.executor, bot.choose, view, moves, rng)
         try:
+            thinking = bot.prepare(session, seat, seed)
+            future = loop.run_in_executor(self.executor, thinking)
             move = await asyncio.wait_for(future, self.settings.bot_budget)
         except TimeoutError:
             log.warning("bot of table %s seat %d overran its budget", table.id, seat)
-            move = RandomBot().choose(view, moves, rng)
+            move = fallback()
         except Exception:
             log.exception("bot of table %s seat %d failed", table.id, seat)
-            move = RandomBot().choose(view, moves, rng)
-        return move
+            move = fallback()
+        return move, version
 
     async def _bot_loop(self, live: LiveTable, seat: int) -> None:
         realtime = live.table.kind.realtime
@@ -543,13 +563,21 @@ class Hub:
             await asyncio.sleep(delay)
             if not live.table.seats[seat].bot_driven:
                 return
-            move = await self.choose(live, seat, bot)
-            if move is None:
+            chosen = await self.choose(live, seat, bot)
+            if chosen is None:
                 if realtime:
                     continue
                 return
+            move, version = chosen
             source = Source.BOT if target.is_bot else Source.SUBSTITUTE
-            answer = await self.submit(live, seat, move, version=None, move_id=None, source=source)
+            answer = await self.submit(
+                live, seat, move, version=version, move_id=None, source=source
+            )
+            if answer.kind != "accepted":
+                # A bot that remembers its own moves starts afresh from what it sees.
+                live.bots.pop(seat, None)
+            if answer.kind == "stale":
+                continue  # the position changed while the bot thought: think again
             if answer.kind != "accepted":
                 failures += 1
                 if failures > 20:
@@ -566,15 +594,15 @@ class Hub:
                 return
             await asyncio.sleep(max(0.0, deadline - self.now()) + 0.005)
             for seat in live.table.expired(self.now()):
-                bot, _level = self._bot_for_clock(live, seat)
-                move = await self.choose(live, seat, bot)
-                if move is not None:
+                # A fresh bot for one move: the person plays the seat before and after.
+                level = self.settings.substitute_level
+                bot = self.bots.make(live.table.kind.name, level, self._seed(live))
+                chosen = await self.choose(live, seat, bot)
+                if chosen is not None:
+                    move, version = chosen
                     await self.submit(
-                        live, seat, move, version=None, move_id=None, source=Source.CLOCK
+                        live, seat, move, version=version, move_id=None, source=Source.CLOCK
                     )
-
-    def _bot_for_clock(self, live: LiveTable, seat: int) -> tuple[Bot, str]:
-        return self._bot_for(live, seat)
 
     # ---------------------------------------------------------------- presence
     def _start_grace(self, live: LiveTable, seat: int) -> None:
@@ -592,8 +620,9 @@ class Hub:
         async with live.lock:
             if live.present.get(seat, 0) and on:
                 return
-            if not live.table.set_substituted(seat, on):
+            if not live.table.set_substituted(seat, on, self.now()):
                 return
+            live.bots.pop(seat, None)  # each stand-in starts from what the seat sees now
             await self.storage.awrite(Storage.update_table(live.table))
             self._broadcast(live, {"kind": "seat", "seat": seat})
         self._drive(live)
@@ -608,8 +637,9 @@ class Hub:
                 handle.cancel()
         async with live.lock:
             changed = table.set_connected(seat, count > 0)
-            if count > 0 and table.seats[seat].substituted:
-                changed = table.set_substituted(seat, False) or changed
+            if count > 0 and table.set_substituted(seat, False, self.now()):
+                live.bots.pop(seat, None)  # the person is back: the stand-in leaves
+                changed = True
             if not changed:
                 return
             await self.storage.awrite(Storage.update_table(table))
@@ -739,11 +769,10 @@ class Hub:
             error(answer.code or "refused", answer.message or "refused", message.move_id)
 
 
-def entry_dict(entry: MoveEntry) -> dict[str, Any]:
-    """A stored move as JSON."""
-    return {
-        "version": entry.version,
-        "seat": entry.seat,
-        "move": entry.move,
-        "source": entry.source.value,
-    }
+def _bot_executor(settings: Settings) -> Executor:
+    """Where bots think: worker processes (spawned, never forked from a threaded
+    server), or threads of this process."""
+    if settings.bot_processes > 0:
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(settings.bot_processes, mp_context=context)
+    return ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")

@@ -16,7 +16,8 @@ their own moves and by the end of a round, so the others' moves never make it st
 
 Clocks are data: the milliseconds left to each seat and the moment the running clocks
 last started. In a turn-based game only the clock of the seat to move runs; in a race the
-clocks of every seat that can move run together. Each move adds the increment to its
+clocks of every seat that can move run together. A seat a bot plays (a bot seat, or an
+absent person's) has no running clock. Each move adds the increment to its
 mover's clock. When a clock runs out, a bot moves for that seat (the caller asks the bot;
 :meth:`Table.expired` says whose) and the seat gets ``max(increment, 1 s)`` more.
 """
@@ -231,7 +232,8 @@ class Table:
         for i, level in enumerate(bot_levels):
             name = None
             if level is not None:
-                name = bot_names[i] if bot_names else f"Bot {i + 1} ({level})"
+                # One name per level: the leaderboard shows how people fare against each.
+                name = bot_names[i] if bot_names else f"Bot ({level})"
             seats.append(
                 Seat(index=i, bot_level=level, name=name, invite=None if level else invites[i])
             )
@@ -299,15 +301,20 @@ class Table:
         self._bump(all_seats=False)
         return True
 
-    def set_substituted(self, seat: int, substituted: bool) -> bool:
-        """Hand an absent person's seat to a bot, or give it back; True if changed."""
+    def set_substituted(self, seat: int, substituted: bool, now: float) -> bool:
+        """Hand an absent person's seat to a bot, or give it back; True if changed.
+
+        The seat's clock stops while a bot plays for it and runs again on return.
+        """
         target = self.seats[seat]
         if target.is_bot or target.substituted == substituted:
             return False
         if substituted and self.status is not Status.PLAYING:
             return False
+        self._settle(now)
         target.substituted = substituted
         self._bump(all_seats=False)
+        self._restart_clocks(now)
         return True
 
     # ------------------------------------------------------------------- moves
@@ -440,13 +447,17 @@ class Table:
             self._running = ()
             self.clock_since = None
             return
+        # Bots have budgets, not clocks: a bot-driven seat's clock stands still.
         to_move = self.session.to_move()
         if to_move == ANYONE:
-            self._running = tuple(s for s in range(len(self.seats)) if self.session.legal_moves(s))
+            candidates: Sequence[int] = [
+                s for s in range(len(self.seats)) if self.session.legal_moves(s)
+            ]
         elif to_move is not None:
-            self._running = (to_move,)
+            candidates = (to_move,)
         else:
-            self._running = ()
+            candidates = ()
+        self._running = tuple(s for s in candidates if not self.seats[s].bot_driven)
         self.clock_since = now
 
     def clocks(self, now: float) -> list[float] | None:

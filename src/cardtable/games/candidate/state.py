@@ -1053,6 +1053,9 @@ class CandidateState:
                         held[kind] -= 1
                         positions.append(pos)
                 held_at[p] = sorted(positions)
+            # Sorted first, so the sample depends only on which cards are unseen, never on
+            # their hidden order: a bot's decision cannot leak what it must not know.
+            pool.sort()
             rng.shuffle(pool)
             for p in hidden:
                 for pos in held_at[p]:

@@ -1,0 +1,76 @@
+"""Bot speed: ISMCTS simulations per second on mid-deal Candidate positions (goal
+≥ 10,000), and the Spy oracle's and planner's speed on fresh deals. Median of runs."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.bots.candidate_ismcts import IsmctsBot
+from cardtable.bots.spy_common import solo_race
+from cardtable.bots.spy_oracle import OracleBot
+from cardtable.bots.spy_planner import PlannerBot
+from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.spy.deal import deal_cards
+from cardtable.games.spy.position import Position
+
+
+def mid_deal(seed: int) -> CandidateState:
+    """A position some way into a deal where the player to move has a real choice."""
+    state = CandidateState.new(seed, CandidateOptions(deals=1))
+    rng = random.Random(seed)
+    moves = 0
+    while True:
+        state.apply_action(rng.choice(state.legal_actions()))
+        moves += 1
+        if moves > 20 and state.decision == "play" and len(state.legal_actions()) > 2:
+            return state
+
+
+def ismcts_rate(positions: int = 7, iterations: int = 2000) -> list[float]:
+    """Simulations per second on each of ``positions`` mid-deal positions."""
+    rates = []
+    for seed in range(positions):
+        state = mid_deal(seed)
+        info = CandidateInfo.of(state, state.current_player)
+        bot = IsmctsBot(seed, iterations=iterations)
+        start = time.perf_counter()
+        bot.search(info)
+        rates.append(iterations / (time.perf_counter() - start))
+    return rates
+
+
+def spy_rates(deals: int = 40) -> tuple[float, float]:
+    """Oracle searches per second and planner races per second (two-player deals)."""
+    positions = [
+        Position.deal(0, deal_cards(seed=s, round_number=1, players=2, full_decks=False)[0])
+        for s in range(deals)
+    ]
+    oracle = OracleBot()
+    start = time.perf_counter()
+    for pos in positions:
+        oracle.race(pos)
+    oracle_rate = deals / (time.perf_counter() - start)
+    planner = PlannerBot(0, iterations=8)
+    start = time.perf_counter()
+    for pos in positions:
+        solo_race(planner, pos)
+    return oracle_rate, deals / (time.perf_counter() - start)
+
+
+def main() -> None:
+    rates = ismcts_rate()
+    print("bots")
+    print(
+        f"  ismcts (rollout depth cap {IsmctsBot().rollout_depth}): median "
+        f"{statistics.median(rates):,.0f} simulations/s over {len(rates)} mid-deal positions "
+        f"(min {min(rates):,.0f}, max {max(rates):,.0f}); goal 10,000"
+    )
+    oracle, planner = spy_rates()
+    print(f"  spy oracle: {oracle:,.0f} shortest races/s; planner:8 {planner:,.1f} races/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""The arena's command-line work: reading bot lists and options, progress, output.
+
+:mod:`cardtable.cli` declares the commands and imports this module only when one of
+them runs, so the rest of the command line starts fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cardtable.arena.backends import BACKENDS, default_workers
+from cardtable.arena.play import ArenaConfig, GameResult
+from cardtable.arena.report import report_json, report_table, save_plot
+from cardtable.arena.schedule import SEATED_GAMES
+from cardtable.arena.tournament import ArenaReport, run_arena
+from cardtable.bots.registry import BotSpec, parse_bot_spec
+from cardtable.errors import BadOptions
+
+__all__ = ["parse_bots", "run_arena_command"]
+
+
+def parse_bots(game: str, texts: Sequence[str]) -> tuple[BotSpec, ...]:
+    """Bot specs from ``--bots`` values (space- or comma-separated).
+
+    >>> [s.label for s in parse_bots("candidate", ["ismcts:300,greedy", "random"])]
+    ['ismcts:300', 'greedy', 'random']
+    """
+    specs = [parse_bot_spec(game, part) for text in texts for part in text.split(",") if part]
+    low, high = SEATED_GAMES[game]
+    if len(specs) < 2:
+        raise BadOptions(f"an arena needs at least 2 bots (--bots A B …), got {len(specs)}")
+    if low != high and len(specs) > high:
+        raise BadOptions(f"a {game} race seats {low}-{high} players, got {len(specs)} bots")
+    return tuple(specs)
+
+
+def check_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's rule options, checked by the engine (an arena game is one deal or
+    one round, so ``deals``/``rounds`` are set by the arena and not accepted here)."""
+    counted = {"candidate": "deals", "spy": "rounds"}[game]
+    if counted in options:
+        raise BadOptions(f"option {counted!r} is set by the arena: use --{counted} instead")
+    if game == "candidate":
+        from cardtable.games.candidate import CandidateOptions
+
+        CandidateOptions.from_dict({**options, "deals": 1})
+    else:
+        from cardtable.games.spy import SpyOptions
+
+        SpyOptions.from_dict({**options, "rounds": 1})
+    return dict(options)
+
+
+def run_arena_command(
+    game: str,
+    bot_texts: Sequence[str],
+    *,
+    deals: int,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    seed: int,
+    options: Mapping[str, Any],
+    as_json: bool,
+    out: Path | None,
+    plot: Path | None,
+    quiet: bool,
+    stdout: Console,
+    stderr: Console,
+) -> ArenaReport:
+    """Run ``cardtable arena``; print and save the (possibly interrupted) report."""
+    if backend not in BACKENDS:
+        raise BadOptions(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    config = ArenaConfig(game, parse_bots(game, bot_texts), seed, check_options(game, options))
+    worker_count = default_workers() if workers is None else workers
+    if worker_count < 1:
+        raise BadOptions(f"--workers must be at least 1, got {worker_count}")
+    progress = Progress(
+        TextColumn(f"[bold]{game}[/] {' vs '.join(config.labels)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeRemainingColumn(),
+        console=stderr,
+        disable=quiet,
+        transient=False,
+    )
+    with progress:
+        task = progress.add_task("arena", total=None)
+
+        def advance(result: GameResult, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = run_arena(
+            config,
+            deals,
+            backend=backend,
+            workers=worker_count,
+            address=address,
+            on_result=advance,
+        )
+    if report.interrupted:
+        stderr.print(
+            f"interrupted: reporting the {report.played} of {report.scheduled} games that finished"
+        )
+    if as_json:
+        stdout.print(report_json(report), markup=False, highlight=False, soft_wrap=True)
+    else:
+        for table in report_table(report):
+            stdout.print(table)
+    if out is not None:
+        out.write_text(report_json(report, with_games=True) + "\n", encoding="utf-8")
+        stderr.print(f"wrote {out}")
+    if plot is not None:
+        save_plot(report, plot)
+        stderr.print(f"wrote {plot}")
+    return report

@@ -1,0 +1,62 @@
+"""The arena's Spy driver: one round raced by every bot, through the engine's race
+runner (S17: one time unit per move for everyone; ties by a seeded coin).
+
+Each bot plays through :class:`~cardtable.bots.spy_common.BotPolicy`, the race
+runner's policy protocol, so it sees only its seat's public window. The per-seat
+metric ``race_moves`` is the winner's number of moves to the call.
+"""
+
+from __future__ import annotations
+
+from cardtable.arena.play import ArenaConfig, GameResult, ranks_of
+from cardtable.arena.schedule import Job
+from cardtable.bots.registry import make_bot
+from cardtable.bots.spy_common import BotPolicy
+from cardtable.games.spy import SpyOptions
+from cardtable.games.spy.race import run_race
+
+__all__ = ["play_spy"]
+
+
+def play_spy(config: ArenaConfig, job: Job) -> GameResult:
+    """Race ``job``'s round to its end."""
+    options = SpyOptions.from_dict({**config.options, "rounds": 1})
+    policies = [
+        BotPolicy(make_bot(config.bots[b], job.bot_seed(config.seed, seat)))
+        for seat, b in enumerate(job.seats)
+    ]
+    race = run_race(len(job.seats), policies, seed=job.deal_seed, options=options)
+    result = race.state.results[-1]
+    timing = race.rounds[-1]
+    scores = tuple(float(s) for s in result.scores)
+    metrics = []
+    for seat in range(len(job.seats)):
+        seat_metrics: dict[str, float] = {}
+        finish = timing.finish_times[seat]
+        if timing.outcomes[seat] == "called" and finish is not None:
+            seat_metrics["race_moves"] = finish
+        metrics.append(seat_metrics)
+    tie = (
+        timing.finisher is not None
+        and sum(
+            1
+            for o, t in zip(timing.outcomes, timing.finish_times, strict=True)
+            if o == "called" and t == timing.end_time
+        )
+        > 1
+    )
+    return GameResult(
+        index=job.index,
+        deal=job.deal,
+        group=job.group,
+        seats=job.seats,
+        scores=scores,
+        ranks=ranks_of(scores, higher_is_better=False),
+        metrics=tuple(metrics),
+        facts={
+            "finisher": timing.finisher,
+            "blocked_round": timing.finisher is None,
+            "end_time": timing.end_time,
+            "tie": tie,
+        },
+    )

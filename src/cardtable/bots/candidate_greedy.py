@@ -1,0 +1,82 @@
+"""Candidate ``greedy``: the documented one-move heuristic.
+
+- **Play** (C6-C8): score every legal play by what the lobby would be worth if the
+  trick ended now — the capture score (C15) of the lobby with the play added —
+  minus the points of the cards it spends from hand (:data:`SPEND`, a card in hand is
+  worth keeping for later tricks). Passing scores 0 when the lobby's last card is the
+  opponent's (they would take it) and the lobby's worth when it is ours (we would take
+  it). Pick the best; a play beats a pass on a tie. This plays long runs, joins sets,
+  and passes when it already owns a good lobby the opponent cannot easily extend.
+- **Deal, lobby, draw** (C4, C5, C10, C11): the heuristic knows nothing of the hidden
+  orders; it deals from and draws from the largest pile (the most choice later;
+  lowest suit first on a tie) and turns the lobby card from the largest pile too.
+"""
+
+from __future__ import annotations
+
+from cardtable.bots.base import Analysis, MoveValue
+from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.cards import parse_card_kind
+from cardtable.games.candidate import capture_score, card_points
+from cardtable.games.candidate.actions import PASS
+
+__all__ = ["SPEND", "GreedyBot", "greedy_values"]
+
+#: What spending one card point from hand costs, in capture points.
+SPEND = 0.5
+
+_PILES = "SHDC"
+
+
+def greedy_values(info: CandidateInfo) -> dict[int, float]:
+    """The heuristic value of every legal move (module docstring)."""
+    view = info.view
+    legal = info.legal
+    values: dict[int, float] = {}
+    if view.decision == "play":
+        lobby = [parse_card_kind(t) for t in view.lobby]
+        ours = _lobby_is_ours(info)
+        worth = capture_score(lobby) if lobby else 0
+        for action in legal:
+            if action == PASS:
+                values[action] = float(worth) if ours and lobby else 0.0
+                continue
+            cards = [parse_card_kind(t) for t in info.text(action).split()[1:]]
+            after = lobby + cards
+            values[action] = capture_score(after) - SPEND * sum(card_points(k) for k in cards)
+            values[action] += 1e-3  # a play wins a tie with a pass
+        return values
+    sizes = dict(view.piles)
+    for action in legal:
+        letter = info.text(action).split()[-1]
+        values[action] = float(sizes.get(letter, 0)) - _PILES.index(letter) * 1e-3
+    return values
+
+
+def _lobby_is_ours(info: CandidateInfo) -> bool:
+    """Did this seat place the lobby's last card? It did exactly when the last public
+    move (the end of the information-state key) is the opponent's pass: a pass hands
+    the decision to the other player, and two passes in a row end the trick (C8)."""
+    words = info.key.split()
+    return bool(words) and words[-1] == "pass" and bool(info.view.lobby)
+
+
+class GreedyBot:
+    """The one-move heuristic (module docstring); deterministic."""
+
+    name = "greedy"
+    game = "candidate"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def analyse(self, info: CandidateInfo) -> Analysis:
+        """Every legal move with its heuristic value."""
+        values = greedy_values(info)
+        return Analysis.ranked(
+            (MoveValue(a, info.text(a), v) for a, v in values.items()), "heuristic points"
+        )
+
+    def choose(self, info: CandidateInfo) -> int:
+        """The move with the best heuristic value."""
+        return self.analyse(info).best.action

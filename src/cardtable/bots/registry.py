@@ -1,0 +1,195 @@
+"""Bots by name, budgets from text, and the levels offered to people.
+
+A bot is named on the command line as ``NAME`` or ``NAME:ITERATIONS``
+(``ismcts:1000``) or by a level (``easy``, ``medium``, ``hard``). Modules are imported
+only when a bot is made, so naming bots costs nothing.
+
+>>> spec = parse_bot_spec("candidate", "ismcts:500")
+>>> spec.name, spec.iterations, spec.label
+('ismcts', 500, 'ismcts:500')
+>>> parse_bot_spec("spy", "hard").label
+'planner:16'
+>>> parse_bot_spec("candidate", "minimax")
+Traceback (most recent call last):
+...
+cardtable.errors.BadOptions: unknown candidate bot 'minimax': expected one of random, greedy, \
+ismcts (or a level: easy, medium, hard)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from cardtable.errors import BadOptions
+
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "SPY_SPEEDS",
+    "BotInfo",
+    "BotSpec",
+    "make_bot",
+    "parse_bot_spec",
+]
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What the registry knows of one bot before importing it."""
+
+    game: str
+    name: str
+    #: ``module:Class`` of the implementation; the class takes ``seed=`` and
+    #: ``iterations=`` (when it searches) keyword arguments.
+    target: str
+    summary: str
+    #: The default iterations per move, or None for a bot that does not search.
+    default_iterations: int | None = None
+    #: False for bots that may not take a seat in a fair game (the Spy oracle).
+    fair: bool = True
+
+
+BOTS: dict[str, dict[str, BotInfo]] = {
+    "candidate": {
+        "random": BotInfo(
+            "candidate",
+            "random",
+            "cardtable.bots.candidate_random:RandomBot",
+            "a uniformly random legal move",
+        ),
+        "greedy": BotInfo(
+            "candidate",
+            "greedy",
+            "cardtable.bots.candidate_greedy:GreedyBot",
+            "the documented one-move heuristic (cardtable.bots.candidate_greedy)",
+        ),
+        "ismcts": BotInfo(
+            "candidate",
+            "ismcts",
+            "cardtable.bots.candidate_ismcts:IsmctsBot",
+            "information-set Monte Carlo tree search over sampled consistent deals",
+            default_iterations=1000,
+        ),
+    },
+    "spy": {
+        "random": BotInfo(
+            "spy",
+            "random",
+            "cardtable.bots.spy_random:RandomBot",
+            "a random legal move, resigning only when blocked",
+        ),
+        "greedy": BotInfo(
+            "spy",
+            "greedy",
+            "cardtable.bots.spy_greedy:GreedyBot",
+            "place what fits (points pile first), else open, else turn",
+        ),
+        "planner": BotInfo(
+            "spy",
+            "planner",
+            "cardtable.bots.spy_planner:PlannerBot",
+            "look-ahead over sampled racing-deck orders, fewest expected moves to the call",
+            default_iterations=8,
+        ),
+        "oracle": BotInfo(
+            "spy",
+            "oracle",
+            "cardtable.bots.spy_oracle:OracleBot",
+            "knows the true card order: the shortest race (analysis only)",
+            default_iterations=200_000,
+            fair=False,
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as asked for: its name and budget (``None``: the bot's default)."""
+
+    game: str
+    name: str
+    iterations: int | None = None
+
+    @property
+    def label(self) -> str:
+        """How reports name it: ``greedy``, ``ismcts:1000``."""
+        return self.name if self.iterations is None else f"{self.name}:{self.iterations}"
+
+    @property
+    def info(self) -> BotInfo:
+        """The registry entry."""
+        return BOTS[self.game][self.name]
+
+
+#: Levels for people: a bot and its budget per game.
+LEVELS: dict[str, dict[str, BotSpec]] = {
+    "candidate": {
+        "easy": BotSpec("candidate", "greedy"),
+        "medium": BotSpec("candidate", "ismcts", 200),
+        "hard": BotSpec("candidate", "ismcts", 2000),
+    },
+    "spy": {
+        "easy": BotSpec("spy", "greedy"),
+        "medium": BotSpec("spy", "planner", 4),
+        "hard": BotSpec("spy", "planner", 16),
+    },
+}
+
+#: Spy speed profiles for real-time play: moves per second of a bot at the table
+#: (S17: a player's finishing time is the sum of their move times). A person who
+#: knows the game makes roughly one to two moves a second.
+SPY_SPEEDS: dict[str, float] = {"slow": 0.7, "steady": 1.2, "quick": 2.0, "fast": 3.5}
+
+
+def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSpec:
+    """Read ``NAME``, ``NAME:ITERATIONS`` or a level; raise :class:`BadOptions` with a
+    one-line message listing what is accepted."""
+    if game not in BOTS:
+        raise BadOptions(f"unknown game {game!r}: expected one of {', '.join(BOTS)}")
+    bots = BOTS[game]
+    name, sep, budget = text.strip().partition(":")
+    name = name.strip().lower()
+    accepted = f"{', '.join(bots)} (or a level: {', '.join(LEVELS[game])})"
+    if name in LEVELS[game]:
+        if sep:
+            raise BadOptions(
+                f"level {name!r} takes no budget: write {name} or a bot, e.g. ismcts:500"
+            )
+        return LEVELS[game][name]
+    if name not in bots:
+        raise BadOptions(f"unknown {game} bot {name!r}: expected one of {accepted}")
+    info = bots[name]
+    if not info.fair and not allow_unfair:
+        raise BadOptions(
+            f"the {game} {name} sees hidden cards and cannot take a seat in a fair game; "
+            f"use `cardtable analyse {game}` (fair bots: "
+            f"{', '.join(n for n, i in bots.items() if i.fair)})"
+        )
+    if not sep:
+        return BotSpec(game, name)
+    if info.default_iterations is None:
+        raise BadOptions(f"{game} bot {name!r} does not search and takes no budget: write {name}")
+    try:
+        iterations = int(budget)
+    except ValueError:
+        iterations = 0
+    if iterations < 1:
+        raise BadOptions(
+            f"bad budget {budget!r} in {text!r}: expected a positive whole number of "
+            f"iterations, e.g. {name}:{info.default_iterations}"
+        )
+    return BotSpec(game, name, iterations)
+
+
+def make_bot(spec: BotSpec, seed: int) -> Any:
+    """A fresh bot for ``spec``, seeded with ``seed``."""
+    info = spec.info
+    module_name, _, class_name = info.target.partition(":")
+    factory = cast(Callable[..., Any], getattr(importlib.import_module(module_name), class_name))
+    if info.default_iterations is None:
+        return factory(seed=seed)
+    return factory(seed=seed, iterations=spec.iterations or info.default_iterations)
