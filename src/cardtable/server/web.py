@@ -124,21 +124,16 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
         seat = table.seat_of_token(body.token)
         if seat is None:
             raise HTTPException(403, detail={"code": "bad_token", "message": "not a seat token"})
-        version = table.version
-        moves = table.legal_moves(seat)
-        if not moves or table.session is None:
-            return Hint(move=None, version=version)
-        view = table.session.view(seat)
-        bot = hub.bots.make(table.kind.name, HINT_LEVEL)
-        rng = random.Random(f"{table_id}:{version}:{seat}")
-        loop = asyncio.get_running_loop()
-        try:
-            move = await asyncio.wait_for(
-                loop.run_in_executor(hub.executor, bot.choose, view, moves, rng),
-                hub.settings.bot_budget,
-            )
-        except TimeoutError:
-            move = moves[0]
+        if not table.legal_moves(seat) or table.session is None:
+            return Hint(move=None, version=table.version)
+        # A fresh bot of the strongest level thinks for the seat exactly as a bot seat
+        # would: from the seat's information only, within the bots' time budget.
+        seed = random.Random(f"{table_id}:{table.version}:{seat}").getrandbits(63)
+        bot = hub.bots.make(table.kind.name, HINT_LEVEL, seed)
+        chosen = await hub.choose(live, seat, bot)
+        if chosen is None:
+            return Hint(move=None, version=table.version)
+        move, version = chosen
         return Hint(move=move, version=version)
 
     @app.get("/api/tables/{table_id}/summary", summary="Scores so far", tags=["client"])
@@ -179,8 +174,7 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
                 409, detail={"code": "not_finished", "message": "the game is not finished"}
             )
         players = [s.get("name") or f"Player {s['index'] + 1}" for s in row["meta"]["seats"]]
-        steps = await asyncio.get_running_loop().run_in_executor(
-            hub.executor,
+        steps = await asyncio.to_thread(
             replay_steps,
             hub,
             row["game"],
