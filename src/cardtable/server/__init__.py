@@ -42,8 +42,11 @@ def serve(
     from cardtable.server.app import create_app
     from cardtable.server.protocol import MAX_MESSAGE_BYTES
     from cardtable.server.runtime import Settings
+    from cardtable.server.web import address
 
     app = create_app(db, settings=Settings(**settings))
+    # The one line people need: where to point the browser (the client is served at /).
+    print(f"cardtable server: open {address(host, port)} in a browser", flush=True)
     uvicorn.run(
         app,
         host=host,

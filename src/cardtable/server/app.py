@@ -294,6 +294,9 @@ def create_app(
         finally:
             await current.disconnect(live, conn)
 
+    from cardtable.server.web import install as install_client_routes
+
+    install_client_routes(app, static_dir)
     if static_dir is not None and static_dir.is_dir():
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="client")
     return app

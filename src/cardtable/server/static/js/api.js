@@ -1,0 +1,80 @@
+// The server's HTTP API (see /docs), and the seats this browser holds.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", "network");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const detail = data && data.detail;
+    if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+      throw new ApiError(response.status, detail.code || "error", detail.message || "");
+    }
+    // FastAPI's validation errors: a list naming the fields.
+    const text = Array.isArray(detail)
+      ? detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
+      : String(detail || response.statusText);
+    throw new ApiError(response.status, "bad_request", text);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => call("GET", "/api/games"),
+  tables: (status) => call("GET", `/api/tables${status ? `?status=${status}` : ""}`),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (request) => call("POST", "/api/tables", request),
+  join: (id, invite, name) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { invite, name }),
+  rematch: (id, token) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, { token }),
+  summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
+  replay: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
+  rules: (game, lang) => call("GET", `/api/rules/${game}?lang=${lang}`),
+  recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+};
+
+// Seats this browser took: {tableId: {seat, token, name}}. A reload finds its seat here.
+const SEATS_KEY = "cardtable.seats";
+
+function allSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function savedSeat(tableId) {
+  return allSeats()[tableId] || null;
+}
+
+export function saveSeat(tableId, seat) {
+  const seats = allSeats();
+  seats[tableId] = seat;
+  localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+export function savedName() {
+  return localStorage.getItem("cardtable.name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("cardtable.name", name);
+}

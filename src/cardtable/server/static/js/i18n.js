@@ -1,0 +1,414 @@
+// Words of the interface in English and Ukrainian, and how cards are written in each.
+// The language is remembered in localStorage; <html lang> follows it.
+
+const WORDS = {
+  en: {
+    appTitle: "cardtable",
+    navLobby: "Lobby",
+    navHistory: "History",
+    navRules: "Rules",
+    language: "Language",
+    skip: "Skip to the table",
+    loading: "Loading…",
+    // lobby
+    openTables: "Open tables",
+    noTables: "No open tables. Create one below.",
+    createTable: "Create a table",
+    game: "Game",
+    candidate: "Candidate",
+    spy: "Spy vs Spy",
+    seats: "Seats",
+    seat: "Seat {n}",
+    seatPerson: "Person",
+    seatBot: "Bot",
+    level: "Level",
+    easy: "easy",
+    medium: "medium",
+    hard: "hard",
+    players: "Players",
+    decks: "Decks",
+    deals: "Deals",
+    rounds: "Rounds",
+    bonus: "Bonus",
+    fullDecks: "A full deck each (two players)",
+    countPoints: "Count cards left in the points pile",
+    timeControl: "Time control",
+    noClock: "No clock",
+    initial: "Minutes each",
+    increment: "Seconds added per move",
+    rated: "Rated",
+    create: "Create",
+    yourName: "Your name",
+    invites: "Invites",
+    inviteFor: "Invite for seat {n}",
+    copyLink: "Copy link",
+    copied: "Copied",
+    takeSeat: "Take seat {n}",
+    join: "Join",
+    watch: "Watch",
+    joinByLink: "Join with an invite link",
+    inviteLink: "Invite link or code",
+    status_waiting: "waiting for players",
+    status_playing: "playing",
+    status_finished: "finished",
+    open: "open",
+    history: "Finished games",
+    noHistory: "No finished games yet.",
+    replay: "Replay",
+    record: "Record (JSON)",
+    winners: "Winners",
+    totals: "Totals",
+    refresh: "Refresh",
+    // table
+    tableOf: "{game} table {id}",
+    waitingFor: "Waiting for players: share the invite links.",
+    youAre: "You are {name} (seat {n})",
+    spectator: "You are watching",
+    toMove: "{name} to {decision}",
+    yourTurn: "Your turn: {decision}",
+    decision_deal: "deal",
+    decision_lobby: "turn a lobby card",
+    decision_play: "play or pass",
+    decision_draw: "draw",
+    dealOf: "Deal {k} of {n}",
+    roundOf: "Round {k} of {n}",
+    hand: "Your hand",
+    handOf: "{name}'s hand",
+    cards: "{n} cards",
+    piles: "Piles",
+    pileOf: "{suit} pile, {n} cards",
+    lobby: "Lobby",
+    lobbyEmpty: "empty",
+    kind_run: "run",
+    kind_set: "set",
+    captures: "Captures",
+    score: "Score {n}",
+    total: "Total {n}",
+    discards: "Discards",
+    play: "Play",
+    pass: "Pass",
+    clear: "Clear",
+    hint: "Hint",
+    hintIs: "Hint: {move}",
+    noHint: "No move to suggest now.",
+    chooseDeal: "Choose the pile to deal from",
+    chooseLobby: "Choose the pile for the new lobby card",
+    chooseDraw: "Choose the pile to draw from",
+    selected: "Selected: {cards}",
+    dealOver: "Deal {k} is over",
+    matchOver: "The match is over",
+    close: "Close",
+    won: "{names} won",
+    draw: "A draw",
+    rematch: "Rematch",
+    toLobby: "Back to the lobby",
+    connected: "connected",
+    away: "away",
+    botFor: "bot plays for now",
+    clock: "Clock",
+    you: "you",
+    // spy
+    points: "Points",
+    pointsPile: "Points pile",
+    waste: "Waste",
+    deck: "Racing deck",
+    pile: "Pile {n}",
+    newPile: "New pile",
+    turn: "Turn",
+    call: "Call «finished»",
+    resign: "Resign",
+    raceTime: "Race time",
+    movesMade: "{n} moves",
+    blocked: "blocked",
+    called: "called",
+    resigned: "resigned",
+    empty: "empty",
+    cardsLeft: "{n} left",
+    shortcuts: "Keys: P points card, W waste card, 1–6 place on a pile, N new pile, Space turn, C call, Esc cancel.",
+    chosen: "Chosen: {what}",
+    roundScores: "Round scores",
+    finisher: "{name} called first",
+    noFinisher: "Nobody finished",
+    others: "Other players",
+    // replay
+    replayOf: "Replay of {id}",
+    move: "Move {k} of {n}",
+    start: "Start",
+    prev: "Back",
+    next: "Forward",
+    end: "End",
+    moveBy: "{name}: {move}",
+    dealStart: "The deal",
+    // rules
+    rulesOf: "Rules",
+    // errors
+    err_network: "The server cannot be reached.",
+    err_lost: "Connection lost. Reconnecting in {s} s…",
+    err_reconnected: "Reconnected.",
+    err_stale: "The table moved on before your move arrived; here is the current state. Please decide again.",
+    err_illegal: "That move is not allowed: {detail}",
+    err_not_your_turn: "It is not your turn.",
+    err_bad_token: "This seat's key is not valid here.",
+    err_finished: "The game is over.",
+    err_not_started: "The game has not started yet.",
+    err_bad_version: "Your table was out of date; it has been refreshed.",
+    err_storage: "The server could not save the move; nothing happened. Refreshing.",
+    err_rate_limited: "Too many actions at once; slow down a little.",
+    err_no_table: "This table does not exist (any more).",
+    err_generic: "The server refused: {detail}",
+    err_join: "Could not take the seat: {detail}",
+    err_create: "Could not create the table: {detail}",
+    err_no_invite: "That is not an invite link.",
+  },
+  uk: {
+    appTitle: "cardtable",
+    navLobby: "Лобі",
+    navHistory: "Історія",
+    navRules: "Правила",
+    language: "Мова",
+    skip: "Перейти до столу",
+    loading: "Завантаження…",
+    openTables: "Відкриті столи",
+    noTables: "Відкритих столів немає. Створіть стіл нижче.",
+    createTable: "Створити стіл",
+    game: "Гра",
+    candidate: "Кандидат",
+    spy: "Шпигун проти шпигуна",
+    seats: "Місця",
+    seat: "Місце {n}",
+    seatPerson: "Людина",
+    seatBot: "Бот",
+    level: "Рівень",
+    easy: "легкий",
+    medium: "середній",
+    hard: "складний",
+    players: "Гравці",
+    decks: "Колоди",
+    deals: "Роздачі",
+    rounds: "Раунди",
+    bonus: "Бонус",
+    fullDecks: "Кожному повна колода (двоє гравців)",
+    countPoints: "Додавати карти, що лишилися в стосі очок",
+    timeControl: "Контроль часу",
+    noClock: "Без годинника",
+    initial: "Хвилин кожному",
+    increment: "Секунд за хід",
+    rated: "Рейтингова",
+    create: "Створити",
+    yourName: "Ваше ім'я",
+    invites: "Запрошення",
+    inviteFor: "Запрошення на місце {n}",
+    copyLink: "Копіювати посилання",
+    copied: "Скопійовано",
+    takeSeat: "Сісти на місце {n}",
+    join: "Приєднатися",
+    watch: "Дивитися",
+    joinByLink: "Приєднатися за запрошенням",
+    inviteLink: "Посилання або код запрошення",
+    status_waiting: "чекає на гравців",
+    status_playing: "триває гра",
+    status_finished: "завершено",
+    open: "вільне",
+    history: "Завершені ігри",
+    noHistory: "Завершених ігор ще немає.",
+    replay: "Перегляд",
+    record: "Запис (JSON)",
+    winners: "Переможці",
+    totals: "Підсумки",
+    refresh: "Оновити",
+    tableOf: "Стіл «{game}» {id}",
+    waitingFor: "Чекаємо на гравців: надішліть їм запрошення.",
+    youAre: "Ви — {name} (місце {n})",
+    spectator: "Ви глядач",
+    toMove: "{name}: {decision}",
+    yourTurn: "Ваш хід: {decision}",
+    decision_deal: "роздати",
+    decision_lobby: "відкрити карту лобі",
+    decision_play: "зіграти або пасувати",
+    decision_draw: "добрати",
+    dealOf: "Роздача {k} з {n}",
+    roundOf: "Раунд {k} з {n}",
+    hand: "Ваші карти",
+    handOf: "Карти гравця {name}",
+    cards: "карт: {n}",
+    piles: "Стоси",
+    pileOf: "Стос {suit}, карт: {n}",
+    lobby: "Лобі",
+    lobbyEmpty: "порожнє",
+    kind_run: "послідовність",
+    kind_set: "набір",
+    captures: "Взятки",
+    score: "Очки {n}",
+    total: "Разом {n}",
+    discards: "Скинуті",
+    play: "Зіграти",
+    pass: "Пас",
+    clear: "Скинути вибір",
+    hint: "Підказка",
+    hintIs: "Підказка: {move}",
+    noHint: "Зараз нема чого підказати.",
+    chooseDeal: "Оберіть стос, з якого роздавати",
+    chooseLobby: "Оберіть стос для нової карти лобі",
+    chooseDraw: "Оберіть стос, з якого добрати",
+    selected: "Вибрано: {cards}",
+    dealOver: "Роздачу {k} завершено",
+    matchOver: "Матч завершено",
+    close: "Закрити",
+    won: "Переміг: {names}",
+    draw: "Нічия",
+    rematch: "Реванш",
+    toLobby: "Повернутися до лобі",
+    connected: "на зв'язку",
+    away: "відійшов",
+    botFor: "поки грає бот",
+    clock: "Годинник",
+    you: "ви",
+    points: "Очки",
+    pointsPile: "Стос очок",
+    waste: "Відбій",
+    deck: "Колода",
+    pile: "Стос {n}",
+    newPile: "Новий стос",
+    turn: "Перевернути",
+    call: "Оголосити «готово»",
+    resign: "Здатися",
+    raceTime: "Час гонки",
+    movesMade: "ходів: {n}",
+    blocked: "заблоковано",
+    called: "оголосив",
+    resigned: "здався",
+    empty: "порожньо",
+    cardsLeft: "лишилось {n}",
+    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на стос, N новий стос, пробіл перевернути, C оголосити, Esc скасувати.",
+    chosen: "Обрано: {what}",
+    roundScores: "Очки раундів",
+    finisher: "{name} оголосив першим",
+    noFinisher: "Ніхто не закінчив",
+    others: "Інші гравці",
+    replayOf: "Перегляд гри {id}",
+    move: "Хід {k} з {n}",
+    start: "Початок",
+    prev: "Назад",
+    next: "Вперед",
+    end: "Кінець",
+    moveBy: "{name}: {move}",
+    dealStart: "Роздача",
+    rulesOf: "Правила",
+    err_network: "Сервер недоступний.",
+    err_lost: "Зв'язок втрачено. Повторне з'єднання за {s} с…",
+    err_reconnected: "З'єднання відновлено.",
+    err_stale: "Стіл змінився, поки ваш хід був у дорозі; ось поточний стан. Вирішіть ще раз.",
+    err_illegal: "Такий хід не дозволено: {detail}",
+    err_not_your_turn: "Зараз не ваш хід.",
+    err_bad_token: "Ключ цього місця тут не дійсний.",
+    err_finished: "Гру завершено.",
+    err_not_started: "Гра ще не почалася.",
+    err_bad_version: "Ваш стіл застарів; його оновлено.",
+    err_storage: "Сервер не зміг зберегти хід; нічого не сталося. Оновлюємо.",
+    err_rate_limited: "Забагато дій одразу; трохи повільніше.",
+    err_no_table: "Такого столу немає (вже немає).",
+    err_generic: "Сервер відмовив: {detail}",
+    err_join: "Не вдалося сісти: {detail}",
+    err_create: "Не вдалося створити стіл: {detail}",
+    err_no_invite: "Це не посилання-запрошення.",
+  },
+};
+
+const RANK_UK = { J: "В", Q: "Д", K: "К", A: "Т" };
+const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_NAME = {
+  en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
+  uk: { S: "піки", H: "чирви", D: "бубни", C: "трефи" },
+};
+const RANK_NAME = {
+  en: { J: "jack", Q: "queen", K: "king", A: "ace" },
+  uk: { J: "валет", Q: "дама", K: "король", A: "туз" },
+};
+
+let current = localStorage.getItem("cardtable.lang") || (navigator.language || "en").slice(0, 2);
+if (!(current in WORDS)) current = "en";
+const listeners = new Set();
+
+export const LANGS = ["uk", "en"];
+
+export function lang() {
+  return current;
+}
+
+export function setLang(code) {
+  if (!(code in WORDS) || code === current) return;
+  current = code;
+  localStorage.setItem("cardtable.lang", code);
+  document.documentElement.lang = code;
+  for (const fn of listeners) fn(code);
+}
+
+export function onLangChange(fn) {
+  listeners.add(fn);
+}
+
+/** The word for `key` in the current language, with {name} placeholders filled in. */
+export function t(key, params = {}) {
+  const text = WORDS[current][key] ?? WORDS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+/** Split record card text ("10H") into rank and suit letters. */
+export function splitCard(text) {
+  return { rank: text.slice(0, -1), suit: text.slice(-1) };
+}
+
+/** The rank as shown: Ukrainian letters В Д К Т for J Q K A in Ukrainian. */
+export function rankText(rank) {
+  return current === "uk" ? RANK_UK[rank] ?? rank : rank;
+}
+
+export function suitSymbol(suit) {
+  return SUIT_SYMBOL[suit] ?? suit;
+}
+
+export function suitName(suit) {
+  return SUIT_NAME[current][suit] ?? suit;
+}
+
+/** A card for the eye: "Д♠". */
+export function cardText(text) {
+  const { rank, suit } = splitCard(text);
+  return rankText(rank) + suitSymbol(suit);
+}
+
+/** A card for the ear (screen readers): "queen of spades" / "дама піки". */
+export function cardSpoken(text) {
+  const { rank, suit } = splitCard(text);
+  const name = RANK_NAME[current][rank] ?? rank;
+  return current === "uk" ? `${name} ${suitName(suit)}` : `${name} of ${suitName(suit)}`;
+}
+
+/** A move in record notation, with its cards written for people ("play 10♥ В♥"). */
+export function moveText(move) {
+  return move
+    .split(" ")
+    .map((word) => {
+      if (/^(10|[2-9JQKA])[SHDC]$/.test(word)) return cardText(word);
+      if (/^[SHDC]$/.test(word)) return suitSymbol(word);
+      return current === "uk" ? MOVE_WORDS_UK[word] ?? word : word;
+    })
+    .join(" ");
+}
+
+const MOVE_WORDS_UK = {
+  deal: "роздати",
+  lobby: "лобі",
+  play: "зіграти",
+  pass: "пас",
+  draw: "добрати",
+  place: "покласти",
+  points: "очки",
+  waste: "відбій",
+  open: "відкрити",
+  turn: "перевернути",
+  call: "готово",
+  resign: "здатися",
+};
+
+document.documentElement.lang = current;

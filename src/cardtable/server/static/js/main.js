@@ -1,0 +1,89 @@
+// The client's entry point: the page shell, language switch and a small router.
+//   /                    lobby (open tables, create, join by link, finished games)
+//   /play/ID[?invite=X]  a table: take the seat the invite is for, or come back to it
+//   /watch/ID            watch a table
+//   /replay/ID           step through a finished game
+//   /rules/GAME          the rules page
+
+import { h } from "./dom.js";
+import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
+import { showTable } from "./table.js";
+
+let leave = null; // the current page's clean-up (closes a table's WebSocket)
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+function route() {
+  if (leave) leave();
+  leave = null;
+  const main = document.getElementById("main");
+  main.replaceChildren();
+  const path = location.pathname;
+  const params = new URLSearchParams(location.search);
+  let match;
+  if ((match = path.match(/^\/play\/([\w-]+)$/))) {
+    leave = showTable(main, match[1], { invite: params.get("invite"), watch: false });
+  } else if ((match = path.match(/^\/watch\/([\w-]+)$/))) {
+    leave = showTable(main, match[1], { invite: null, watch: true });
+  } else if ((match = path.match(/^\/replay\/([\w-]+)$/))) {
+    leave = showReplay(main, match[1]);
+  } else if ((match = path.match(/^\/rules\/(\w+)$/))) {
+    leave = showRules(main, match[1]);
+  } else {
+    leave = showLobby(main);
+  }
+  renderHeader();
+}
+
+function renderHeader() {
+  const header = document.getElementById("header");
+  const link = (href, label) =>
+    h("a", { href, "data-nav": "", "aria-current": location.pathname === href ? "page" : false }, label);
+  const switcher = h(
+    "div",
+    { class: "langs", role: "group", "aria-label": t("language") },
+    LANGS.map((code) =>
+      h(
+        "button",
+        {
+          type: "button",
+          lang: code,
+          class: "lang",
+          "aria-pressed": code === lang() ? "true" : "false",
+          "data-lang": code,
+          onclick: () => setLang(code),
+        },
+        code === "uk" ? "Українська" : "English",
+      ),
+    ),
+  );
+  header.replaceChildren(
+    h("a", { class: "skip", href: "#main" }, t("skip")),
+    h("span", { class: "brand" }, "♠♥ cardtable ♦♣"),
+    h(
+      "nav",
+      { "aria-label": "main" },
+      link("/", t("navLobby")),
+      link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
+      link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
+    ),
+    switcher,
+  );
+}
+
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a[data-nav]");
+  if (!a || event.ctrlKey || event.metaKey || event.shiftKey || a.target) return;
+  event.preventDefault();
+  navigate(a.getAttribute("href"));
+});
+
+window.addEventListener("popstate", route);
+onLangChange(() => route());
+route();

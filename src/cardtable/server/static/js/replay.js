@@ -1,0 +1,92 @@
+// The replay viewer: step through a finished game move by move. The server replays the
+// record through the engine and sends the view after every move (one rule, one place);
+// this page only shows them, with the same boards as the live tables.
+
+import { api } from "./api.js";
+import { CandidateBoard } from "./candidate.js";
+import { h } from "./dom.js";
+import { moveText, t } from "./i18n.js";
+import { SpyBoard } from "./spy.js";
+
+const IDLE = { ready: false, move: () => false };
+
+export function showReplay(main, tableId) {
+  let board = null;
+  let onKey = null;
+  main.append(h("p", {}, t("loading")));
+  api
+    .replay(tableId)
+    .then((data) => {
+      main.replaceChildren();
+      const steps = data.steps;
+      const last = steps.length - 1;
+      let at = 0;
+      const seats = data.players.map((name, index) => ({ index, name, kind: "human" }));
+      const Board = data.game === "candidate" ? CandidateBoard : SpyBoard;
+      board = new Board({ conn: IDLE, tableId, token: null, replay: true });
+      const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });
+      const slider = h("input", { type: "range", min: 0, max: last, value: 0, "aria-label": t("move", { k: 0, n: last }), class: "slider" });
+      const button = (label, key, to) => {
+        const b = h("button", { type: "button", "data-step": key }, label);
+        b.addEventListener("click", () => go(to()));
+        return b;
+      };
+      function go(i) {
+        at = Math.max(0, Math.min(last, i));
+        const step = steps[at];
+        slider.value = at;
+        slider.setAttribute("aria-valuetext", t("move", { k: at, n: last }));
+        const who = step.seat === null ? "" : data.players[step.seat];
+        caption.textContent = `${t("move", { k: at, n: last })}${step.move ? ` — ${t("moveBy", { name: who, move: moveText(step.move) })}` : ""}`;
+        const view = step.view;
+        board.update({
+          table: tableId,
+          game: data.game,
+          status: at === last ? "finished" : "playing",
+          version: at,
+          seat: null,
+          seats,
+          to_move: data.game === "candidate" ? view.current_player : "anyone",
+          view,
+          hands: step.hands,
+          legal_moves: [],
+          clocks: null,
+        });
+        main.dataset.step = at;
+      }
+      slider.addEventListener("input", () => go(Number(slider.value)));
+      onKey = (event) => {
+        if (event.target && event.target.tagName === "INPUT") return;
+        if (event.key === "ArrowRight") go(at + 1);
+        else if (event.key === "ArrowLeft") go(at - 1);
+        else if (event.key === "Home") go(0);
+        else if (event.key === "End") go(last);
+        else return;
+        event.preventDefault();
+      };
+      document.addEventListener("keydown", onKey);
+      main.append(
+        h("h1", {}, t("replayOf", { id: tableId }), " · ", t(data.game)),
+        h(
+          "div",
+          { class: "replaybar", role: "group", "aria-label": t("replay") },
+          button(`|◀ ${t("start")}`, "start", () => 0),
+          button(`◀ ${t("prev")}`, "prev", () => at - 1),
+          button(`${t("next")} ▶`, "next", () => at + 1),
+          button(`${t("end")} ▶|`, "end", () => last),
+          slider,
+          h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
+        ),
+        caption,
+        board.el,
+      );
+      go(0);
+    })
+    .catch((err) => {
+      main.replaceChildren(h("p", { class: "error", role: "alert" }, t("err_generic", { detail: err.message })));
+    });
+  return () => {
+    if (onKey) document.removeEventListener("keydown", onKey);
+    if (board && board.destroy) board.destroy();
+  };
+}

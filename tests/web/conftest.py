@@ -1,0 +1,56 @@
+"""Fixtures: a real server with the real games, and a headless chromium (skipped without)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, WebServer
+
+from cardtable.server.app import create_app
+from cardtable.server.runtime import Settings
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """The server with Candidate and Spy, its client at /, quick bots."""
+    db = tmp_path_factory.mktemp("webdb") / "web.db"
+    settings = Settings(
+        grace_seconds=30.0,
+        bot_turn_delay=0.05,
+        bot_speeds={"easy": 1.5, "medium": 3.0, "hard": 6.0},
+        keep_finished_seconds=60.0,
+    )
+    server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    sync_playwright = sync_api.sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: $CARDTABLE_SCREENSHOTS (e.g. out/) or a pytest tmp dir."""
+    chosen = os.environ.get("CARDTABLE_SCREENSHOTS")
+    if chosen:
+        path = Path(chosen)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return tmp_path_factory.mktemp("screenshots")

@@ -1,0 +1,97 @@
+"""A Spy race in the browser against a bot, to the call: clicks, drags and keys."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from web_helpers import WebServer
+
+
+def legal(page: Any) -> set[str]:
+    return set(json.loads(page.get_attribute(".board.spy", "data-legal") or "[]"))
+
+
+def wait_answered(page: Any, before: int) -> None:
+    """Until our move is answered and the table has moved past ``before``."""
+    page.wait_for_function(
+        "v => window.cardtableConnection.ready"
+        " && Number(document.querySelector('#main').dataset.version) > v",
+        arg=before,
+    )
+
+
+def test_spy_race_against_a_bot_to_the_call(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    base = web_server.base
+    created = httpx.post(
+        base + "/api/tables",
+        json={
+            "game": "spy",
+            "options": {"rounds": 1},
+            "seats": [{"type": "open"}, {"type": "bot", "level": "easy"}],
+            "seed": 7,
+        },
+    ).json()
+    table_id = created["table"]["id"]
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + created["invites"][0]["link"])
+    page.fill("#join-name", "Ann")
+    page.click("form.joinform button[type=submit]")
+    page.wait_for_selector(".board.spy .spyseat")
+
+    used = {"click": 0, "drag": 0, "keys": 0}
+    moves = 0
+    deadline = time.monotonic() + 60
+    while page.get_attribute("#main", "data-status") != "finished":
+        assert time.monotonic() < deadline, f"the race did not end ({moves} moves)"
+        options = legal(page)
+        if not options:
+            page.wait_for_timeout(30)
+            continue
+        before = int(page.get_attribute("#main", "data-version") or 0)
+        points = sorted(m for m in options if m.startswith("place points"))
+        waste = sorted(m for m in options if m.startswith("place waste"))
+        if "call" in options:
+            page.keyboard.press("c")
+            used["keys"] += 1
+        elif points:
+            page.click("button[data-source='points']")
+            page.click(f"button[data-pile='{points[0].split()[-1]}']")
+            used["click"] += 1
+        elif "open points" in options:
+            page.keyboard.press("p")
+            page.keyboard.press("n")
+            used["keys"] += 1
+        elif waste:
+            target = f"button[data-pile='{waste[0].split()[-1]}']"
+            page.drag_and_drop("button[data-source='waste']", target)
+            used["drag"] += 1
+        elif "turn" in options:
+            page.keyboard.press("t")
+            used["keys"] += 1
+        else:
+            page.click("button[data-key='resign']")
+        moves += 1
+        wait_answered(page, before)
+        if moves == 4:
+            page.screenshot(path=str(shots / "spy-table.png"), full_page=True)
+
+    page.wait_for_selector(".result:not([hidden])")
+    summary = httpx.get(f"{base}/api/tables/{table_id}/summary").json()
+    assert summary["complete"]
+    assert summary["rounds"][0]["finisher"] is not None  # somebody called
+    assert used["click"]
+    assert used["drag"]
+    assert used["keys"]
+    assert "called first" in page.inner_text(".roundscores")
+    page.screenshot(path=str(shots / "spy-finished.png"), full_page=True)
+    assert errors == []
+    context.close()
