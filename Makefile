@@ -3,19 +3,27 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# `run` needs only the app's extras; `test` and `bench` need everything (dev).
+APP_STAMP := $(VENV)/.installed-app
+STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint typecheck bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
 
-## run: the main job — replay the bundled sample game as a transcript
-run: $(STAMP)
-	$(BIN)/cardtable replay samples/candidate-sample.json
+$(APP_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e ".[server,tui,arena]"
+	touch $(APP_STAMP)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP) $(APP_STAMP)
+
+## run: the main job — the web app on an embedded SQLite database (cardtable.db)
+run: $(APP_STAMP)
+	$(BIN)/cardtable serve
 
 ## test: lint, type-check the engine, run the whole suite
 test: $(STAMP) lint typecheck
