@@ -49,6 +49,15 @@ class Lang(StrEnum):
     uk = "uk"
 
 
+# Options several commands share, declared once.
+RuleOptions = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
+]
+Workers = Annotated[int | None, typer.Option(help="Worker processes (default: one per core).")]
+Quiet = Annotated[bool, typer.Option(help="No progress bar.")]
+
+
 def _fail(message: str) -> typer.Exit:
     err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
     return typer.Exit(1)
@@ -101,10 +110,7 @@ def deal(
         bool | None,
         typer.Option("--full-decks", help="Spy: a full deck each, even for two players."),
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Any rule option as key=value (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
     output: Annotated[
         Path | None, typer.Option("--out", help="Write the record here instead of standard output.")
     ] = None,
@@ -288,18 +294,13 @@ def arena(
     rounds: Annotated[
         int | None, typer.Option(help="Spy: duplicate rounds, each raced in every seating.")
     ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: one per core).")
-    ] = None,
+    workers: Workers = None,
     backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
     address: Annotated[
         str | None, typer.Option(help="Ray: address of a running cluster (default: start one).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Arena seed: the same seed gives the same games.")] = 0,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     output: Annotated[
         Path | None, typer.Option("--out", help="Save the results (and every game) as JSON.")
@@ -307,7 +308,7 @@ def arena(
     plot: Annotated[
         Path | None, typer.Option(help="Save a plot of win rates and ratings (PNG).")
     ] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Let bots play each other over duplicate deals; print win rates with 95% intervals
     and ratings. Ctrl-C stops early and still reports the games that finished."""
@@ -359,10 +360,7 @@ def analyse(
     bots: Annotated[
         str, typer.Option(help="Bots to race beside the oracle, comma separated.")
     ] = "planner,greedy,random",
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     deals: Annotated[
         int, typer.Option(help="Summarise this many deals from --seed on (means, gaps, CIs).")
@@ -396,17 +394,12 @@ def balance(
     players: Annotated[
         str, typer.Option(help="Spy: player counts to compare, comma separated.")
     ] = "2,3,4",
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: one per core).")
-    ] = None,
+    workers: Workers = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 0,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answers as JSON.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save the plots (PNG).")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Answer a player's questions about a game with 95% intervals: Candidate's dealer
     advantage and score spread; Spy's race lengths, blocked rounds and ties."""
