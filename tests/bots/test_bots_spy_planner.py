@@ -9,9 +9,9 @@ import pytest
 
 from cardtable.arena.analysis import analyse_spy_deals, gap_interval
 from cardtable.bots.spy_common import SpyTracker
-from cardtable.bots.spy_planner import PlannerBot
+from cardtable.bots.spy_planner import PlannerBot, _distinct_moves, _Tree
 from cardtable.bots.spy_search import COVER, greedy_local, race_moves, race_state, shortest_race
-from cardtable.games.spy.actions import CALL, RESIGN
+from cardtable.games.spy.actions import CALL, RESIGN, TURN
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import FITS, Position
 from cardtable.games.spy.views import SeatWindow
@@ -73,16 +73,17 @@ def _neighbours(ranks: int) -> int:
     return out
 
 
-@pytest.mark.parametrize("seed", [2, 7, 11, 19])
-def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "depth"), [(2, 1), (7, 1), (11, 2), (19, 2)])
+def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int, depth: int) -> None:
     """The planner sees one seat's information set: reshuffling the cards hidden from
     the owner (under the points-pile top, and the racing deck until the waste has
-    been turned over) leaves its information and its decision unchanged."""
+    been turned over) leaves its information and its decision unchanged, with or without
+    the information-set tree (depth 2 splits the sampled worlds by the card a move shows)."""
     cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
     pos = Position.deal(0, cards[0])
     tracker = SpyTracker(SeatWindow(pos))
     rng = random.Random(seed)
-    bot = PlannerBot(seed, iterations=6)
+    bot = PlannerBot(seed, iterations=6, depth=depth)
     for step in range(8):
         info = tracker.info(pos.legal)
         if info.blocked or CALL in info.locals:
@@ -134,3 +135,31 @@ def test_deal_set_summary_compares_the_same_races() -> None:
     greedy = data["summary"]["greedy"]["mean"]["value"]
     assert greedy >= oracle  # nobody beats the shortest race
     assert data["summary"]["greedy"]["gap"]["value"] == pytest.approx(greedy / oracle - 1)
+
+
+def test_information_set_tree_splits_worlds_by_the_rank_shown_s4_s5() -> None:
+    """After a turn the sampled worlds fall into groups by the turned card's rank (S6:
+    only ranks matter); each group chooses one move for all its worlds, so the turn's
+    cost is 1 plus the size-weighted mean of the groups' best values — and never below
+    what a player seeing each world's order would expect."""
+    cards = deal_cards(seed=4, round_number=1, players=2, full_decks=False)
+    pos = Position.deal(0, cards[0])
+    info = SpyTracker(SeatWindow(pos)).info(pos.legal)
+    rng = random.Random(4)
+    worlds = [info.sample_world(rng) for _ in range(8)]
+    tree = _Tree(node_limit=300, exact=1.0)
+    groups: dict[int, list[Position]] = {}
+    for world in worlds:
+        child = world.copy()
+        child.play(TURN)
+        groups.setdefault(child.waste[-1] % 13, []).append(child)
+    assert len(groups) > 1  # the worlds disagree about the turned card
+    expected = seeing = 0.0
+    for group in groups.values():
+        moves = _distinct_moves(group[0])
+        per_move = [sum(tree.move_cost([c], m, 0) for c in group) for m in moves]
+        expected += len(group) + min(per_move)
+        seeing += sum(1 + min(tree.move_cost([c], m, 0) for m in moves) for c in group)
+    honest = tree.move_cost(worlds, TURN, depth=1)
+    assert honest == pytest.approx(expected / len(worlds))
+    assert honest >= seeing / len(worlds) - 1e-9
