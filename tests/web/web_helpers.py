@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
+import sys
 from pathlib import Path
-from typing import Any
-
-import httpx
-import uvicorn
-
-from cardtable.server.protocol import MAX_MESSAGE_BYTES
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a headless chromium without a sandbox, GPU or background traffic.
@@ -24,45 +16,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# The server suite's loopback runner serves here too (the web client is part of the app).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_helpers import ServerThread as WebServer  # noqa: E402
+from server_helpers import free_port  # noqa: E402
 
-
-class WebServer:
-    """uvicorn serving ``app`` (with the browser client) in a thread of this process."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.port = free_port()
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_max_size=MAX_MESSAGE_BYTES * 4,
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> WebServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not become healthy")
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WebServer", "free_port"]
