@@ -73,8 +73,12 @@ def _neighbours(ranks: int) -> int:
     return out
 
 
-@pytest.mark.parametrize(("seed", "depth"), [(2, 1), (7, 1), (11, 2), (19, 2)])
-def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int, depth: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "depth", "blind"), [(2, 1, 0.5), (7, 1, 0.0), (11, 2, 0.5), (19, 2, 0.0), (23, 1, 1.0)]
+)
+def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(
+    seed: int, depth: int, blind: float
+) -> None:
     """The planner sees one seat's information set: reshuffling the cards hidden from
     the owner (under the points-pile top, and the racing deck until the waste has
     been turned over) leaves its information and its decision unchanged, with or without
@@ -83,7 +87,7 @@ def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int, depth
     pos = Position.deal(0, cards[0])
     tracker = SpyTracker(SeatWindow(pos))
     rng = random.Random(seed)
-    bot = PlannerBot(seed, iterations=6, depth=depth)
+    bot = PlannerBot(seed, iterations=6, depth=depth, blind=blind)
     for step in range(8):
         info = tracker.info(pos.legal)
         if info.blocked or CALL in info.locals:
@@ -163,3 +167,21 @@ def test_information_set_tree_splits_worlds_by_the_rank_shown_s4_s5() -> None:
     honest = tree.move_cost(worlds, TURN, depth=1)
     assert honest == pytest.approx(expected / len(worlds))
     assert honest >= seeing / len(worlds) - 1e-9
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_blind_race_is_an_upper_bound_on_the_exact_race_s9(seed: int) -> None:
+    """The blind race (greedy while unseen deck cards remain, exact once the stock is
+    known, S9) never takes fewer moves than the exact race, which sees the deck order;
+    with no unseen card left in the deck the two agree."""
+    cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
+    pos = Position.deal(0, cards[0])
+    info = SpyTracker(SeatWindow(pos)).info(pos.legal)
+    rng = random.Random(seed)
+    tree = _Tree(node_limit=300, exact=1.0, blind=1.0)
+    for _ in range(6):
+        world = info.sample_world(rng)
+        assert tree.blind_race(world) >= tree.exact_race(world)
+        while world.deck:
+            world.play(TURN)
+        assert tree.blind_race(world) == tree.exact_race(world)

@@ -26,6 +26,16 @@ race alone. Below the tree the worlds still show their deck order, so the planne
 the greedy move unless another saves :data:`MARGIN` moves, and a turn must save
 :data:`WAIT_MARGIN` moves to displace a points-card placement.
 
+The exact race is a lower bound on what a player can do; while the racing deck is
+unknown the planner therefore blends in the *blind race* (weight :data:`BLIND`): the
+greedy rule, which never reads the deck, plays on in the world until every deck card
+the player has not seen has been turned, and the exact race takes over only then, when
+the whole stock is known (S9). The blind race is an upper bound (the greedy rule is not
+the best order-blind play); a turn is valued between the two. Measured with 16
+worlds (moves, oracle beside): deals 0-29 8.66 -> 8.53 (7.76), deals 1000-1049 8.94 ->
+8.82 (7.92); blind weights 0.3 and 0.7, 1.0 (the blind race alone) and 24 worlds were no
+better.
+
 Forced situations need no search: a call is made at once; a single sensible move is
 made at once; a blocked player resigns (S12).
 """
@@ -41,7 +51,7 @@ from cardtable.bots.spy_search import RaceState, greedy_local, greedy_race, race
 from cardtable.games.spy.actions import CALL, OPEN_POINTS, PLACE_POINTS, RESIGN, TURN
 from cardtable.games.spy.position import Position
 
-__all__ = ["DEPTH", "LEAF_EXACT", "MARGIN", "NO_CALL_PENALTY", "WAIT_MARGIN", "PlannerBot"]
+__all__ = ["BLIND", "DEPTH", "LEAF_EXACT", "MARGIN", "NO_CALL_PENALTY", "WAIT_MARGIN", "PlannerBot"]
 
 #: What a world without any way to the call costs, in moves: a round lost.
 NO_CALL_PENALTY = 60
@@ -60,21 +70,53 @@ DEPTH = 1
 #: greedy race takes the rest.
 LEAF_EXACT = 1.0
 
+#: While the racing deck is unknown, the weight of the blind race (greedy until every
+#: unseen deck card has been turned, then exact) in a world's value below the tree; the
+#: exact race takes the rest.
+BLIND = 0.5
+
 _POINTS_MOVES = frozenset((*range(PLACE_POINTS, PLACE_POINTS + 6), OPEN_POINTS))
 
 
 class _Tree:
     """One decision's search: the leaf values of the sampled worlds, cached."""
 
-    __slots__ = ("exact", "node_limit", "races")
+    __slots__ = ("blind", "exact", "node_limit", "races")
 
-    def __init__(self, node_limit: int, exact: float) -> None:
+    def __init__(self, node_limit: int, exact: float, blind: float = 0.0) -> None:
         self.node_limit = node_limit
         self.exact = exact
+        self.blind = blind
         self.races: dict[RaceState, float] = {}
 
     def leaf(self, world: Position) -> float:
-        """A world's moves to the call, the call included: exact and greedy blended."""
+        """A world's moves to the call, the call included: exact and greedy blended,
+        blended with the blind race (:meth:`blind_race`) by the weight :attr:`blind`."""
+        if self.blind:
+            exact = self.exact_race(world)
+            return self.blind * self.blind_race(world) + (1.0 - self.blind) * exact
+        return self.exact_race(world)
+
+    def blind_race(self, world: Position, cap: int = 200) -> float:
+        """The greedy rule plays on while the world's racing deck still holds cards the
+        player has not seen (it never reads them: it turns and sees what comes); once
+        they are all turned, the stock is known (S9) and the exact race takes over."""
+        node = world.copy()
+        moves = 0
+        idle = 0
+        while node.deck and moves < cap:
+            local = greedy_local(node, idle > len(node.deck) + len(node.waste))
+            if local in (RESIGN, CALL):
+                return moves + (1.0 if local == CALL else float(NO_CALL_PENALTY))
+            idle = idle + 1 if local == TURN else 0
+            node.play(local)
+            moves += 1
+            if node.blocked:
+                return moves + float(NO_CALL_PENALTY)
+        return moves + self.exact_race(node)
+
+    def exact_race(self, world: Position) -> float:
+        """A world's exact moves to the call (the call included), cached by race state."""
         state = race_state(world)
         cached = self.races.get(state)
         if cached is not None:
@@ -164,7 +206,9 @@ class PlannerBot:
         depth: int = DEPTH,
         leaf_exact: float = LEAF_EXACT,
         wait_margin: float = WAIT_MARGIN,
+        blind: float = BLIND,
     ) -> None:
+        self.blind = blind
         self.wait_margin = wait_margin
         self.seed = seed
         self.margin = margin
@@ -192,7 +236,7 @@ class PlannerBot:
         else:
             rng = decision_rng(self.seed, info.key)
             worlds = [info.sample_world(rng) for _ in range(self.budget.iterations)]
-            tree = _Tree(self.node_limit, self.leaf_exact)
+            tree = _Tree(self.node_limit, self.leaf_exact, self.blind if info.deck is None else 0.0)
             for local in candidates:
                 costs[local] = tree.move_cost(worlds, local, self.depth - 1)
             visits = self.budget.iterations
