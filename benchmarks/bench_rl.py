@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import statistics
 import sys
 import time
@@ -34,28 +33,13 @@ try:
 except ImportError:  # the rl extra is not installed
     pyspiel = None
 
-try:
-    from cardtable.bots.candidate_common import CandidateInfo
-    from cardtable.bots.candidate_ismcts import IsmctsBot
-except ImportError:  # the bots package is not there yet
-    IsmctsBot = None
-
+from benchmarks.bench_bots import mid_deal
+from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.games.candidate import CandidateOptions, CandidateState
 
 #: OpenSpiel's exploration constant for its ISMCTS examples.
 UCT_C = 2.0
-
-
-def mid_deal(seed: int) -> CandidateState:
-    """A position some way into a deal where the player to move has a real choice."""
-    state = CandidateState.new(seed, CandidateOptions(deals=1))
-    rng = random.Random(seed)
-    moves = 0
-    while True:
-        state.apply_action(rng.choice(state.legal_actions()))
-        moves += 1
-        if moves > 20 and state.decision == "play" and len(state.legal_actions()) > 2:
-            return state
 
 
 def openspiel_bot(game: Any, seed: int, simulations: int) -> Any:
@@ -181,9 +165,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv if argv is not None else [])
     if pyspiel is None:
         print("rl: open_spiel is not installed (pip install cardtable[rl])")
-        return
-    if IsmctsBot is None:
-        print("rl: the ismcts bot (cardtable.bots) is not available yet")
         return
     ours, theirs = speed(args.positions, args.simulations)
     print(
