@@ -18,11 +18,12 @@ hidden, and they show in the order they are placed).
 from __future__ import annotations
 
 import math
+import random
 
-from cardtable.bots.base import Analysis, MoveValue
+from cardtable.bots.base import Analysis, MoveValue, decision_rng
 from cardtable.bots.spy_common import PREFERENCE, SpyInfo
 from cardtable.bots.spy_greedy import _public_position
-from cardtable.bots.spy_planner import NO_CALL_PENALTY, PlannerBot
+from cardtable.bots.spy_planner import BLIND, NO_CALL_PENALTY, PlannerBot, _Tree
 from cardtable.bots.spy_search import greedy_local
 from cardtable.games.spy.actions import (
     CALL,
@@ -34,7 +35,7 @@ from cardtable.games.spy.actions import (
     RESIGN,
     TURN,
 )
-from cardtable.games.spy.position import FITS
+from cardtable.games.spy.position import FITS, Position
 
 __all__ = ["ExpectiBot", "Node", "count_leaf", "expected_costs"]
 
@@ -49,6 +50,9 @@ MoveKey = tuple[int, int | None]
 
 #: Chance nodes searched before the count estimate.
 DEPTH = 2
+
+#: Worlds drawn per leaf to value it by the planner's races (0: the count estimate).
+SAMPLES = 2
 
 #: Moves another move must be expected to save to be preferred to the greedy move.
 MARGIN = 0.0
@@ -130,13 +134,53 @@ def _with(tops: tuple[int, ...], old: int | None, new: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def sample_world(node: Node, player: int, rng: random.Random) -> Position:
+    """A position consistent with ``node``: the hidden points cards and the unseen
+    racing deck drawn from the unseen ranks (suits never matter, S6; the copies of a
+    rank get distinct kinds)."""
+    tops, top, left, counts, waste, deck = node
+    pool = [rank for rank in range(13) for _ in range(counts[rank])]
+    drawn = rng.sample(pool, max(left - 1, 0) + deck) if left else rng.sample(pool, deck)
+    hidden = drawn[: max(left - 1, 0)]
+    points = [] if left == 0 else [*hidden, top]
+    stock = drawn[len(hidden) :]
+    copies = [0] * 13
+
+    def kind(rank: int) -> int:
+        copies[rank] += 1
+        return rank + 13 * ((copies[rank] - 1) % 4)
+
+    return Position.from_parts(
+        player,
+        points=[kind(r) for r in points],
+        piles=[[kind(t)] for t in tops],
+        deck=[kind(r) for r in stock],
+        waste=[kind(r) for r in reversed(waste)],
+    )
+
+
 class _Search:
     """One decision's expectimax, memoised on the abstract node and depth."""
 
-    __slots__ = ("memo",)
+    __slots__ = ("memo", "player", "rng", "samples", "tree")
 
-    def __init__(self) -> None:
+    def __init__(self, samples: int = 0, player: int = 0, seed: int = 0) -> None:
         self.memo: dict[tuple[Node, int], float] = {}
+        self.samples = samples
+        self.player = player
+        self.rng = random.Random(seed)
+        self.tree = _Tree(300, 1.0, BLIND)
+
+    def leaf(self, node: Node) -> float:
+        """The count estimate, or the planner's leaf (exact and blind races blended)
+        averaged over ``samples`` worlds drawn from the unseen ranks."""
+        if not self.samples:
+            return count_leaf(node)
+        total = 0.0
+        for _ in range(self.samples):
+            world = sample_world(node, self.player, self.rng)
+            total += self.tree.leaf(world) if world.deck else self.tree.exact_race(world)
+        return total / self.samples
 
     def children(self, node: Node) -> list[tuple[MoveKey, list[tuple[float, Node]], bool]]:
         """Distinct moves (:func:`_move_key`), each with its outcomes
@@ -201,7 +245,11 @@ class _Search:
         if node[2] == 0:
             return 1.0
         if depth <= 0:
-            return count_leaf(node)
+            key = (node, 0)
+            cached = self.memo.get(key)
+            if cached is None:
+                cached = self.memo[key] = self.leaf(node)
+            return cached
         key = (node, depth)
         cached = self.memo.get(key)
         if cached is not None:
@@ -211,7 +259,7 @@ class _Search:
             best = min(best, self.cost(outs, depth - 1 if chance else depth))
         if best == math.inf:
             # No move but the turn over to the known stock (or none at all): counts alone.
-            best = count_leaf(node) if node[5] == 0 and node[4] else float(NO_CALL_PENALTY)
+            best = self.leaf(node) if node[5] == 0 and node[4] else float(NO_CALL_PENALTY)
         self.memo[key] = best
         return best
 
@@ -235,10 +283,10 @@ def root_node(info: SpyInfo) -> Node:
     )
 
 
-def expected_costs(info: SpyInfo, depth: int) -> dict[int, float]:
+def expected_costs(info: SpyInfo, depth: int, samples: int = 0, seed: int = 0) -> dict[int, float]:
     """Expected moves to the call after each legal local move (itself included),
     by expectimax over unseen ranks (module docstring). Resigning is left out."""
-    search = _Search()
+    search = _Search(samples, info.player, seed)
     node = root_node(info)
     tops = tuple(t % 13 for t in info.tops)
     by_key: dict[MoveKey, float] = {}
@@ -274,18 +322,25 @@ class ExpectiBot(PlannerBot):
     name = "expectimax"
 
     def __init__(
-        self, seed: int = 0, iterations: int = 16, depth: int = DEPTH, margin: float = MARGIN
+        self,
+        seed: int = 0,
+        iterations: int = 16,
+        depth: int = DEPTH,
+        margin: float = MARGIN,
+        samples: int = SAMPLES,
     ) -> None:
         super().__init__(seed, iterations)
         self.chance_depth = depth
         self.ex_margin = margin
+        self.samples = samples
 
     def analyse(self, info: SpyInfo) -> Analysis:
         """Minus the expected moves to the call of each move."""
         candidates = self._candidates(info)
         if info.deck is not None or len(candidates) == 1:
             return super().analyse(info)
-        costs = expected_costs(info, self.chance_depth)
+        rng = decision_rng(self.seed, info.key)
+        costs = expected_costs(info, self.chance_depth, self.samples, rng.randrange(1 << 30))
         order = {local: i for i, local in enumerate(PREFERENCE)}
         values = []
         for local in info.locals:
