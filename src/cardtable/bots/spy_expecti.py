@@ -142,7 +142,7 @@ def sample_world(node: Node, player: int, rng: random.Random) -> Position:
     pool = [rank for rank in range(13) for _ in range(counts[rank])]
     drawn = rng.sample(pool, max(left - 1, 0) + deck) if left else rng.sample(pool, deck)
     hidden = drawn[: max(left - 1, 0)]
-    points = [] if left == 0 else [*hidden, top]
+    points = [] if left == 0 else [top, *hidden]  # top first
     stock = drawn[len(hidden) :]
     copies = [0] * 13
 
@@ -190,9 +190,9 @@ class _Search:
         unseen = sum(counts)
         moves: list[tuple[MoveKey, list[tuple[float, Node]], bool]] = []
 
-        def shown(rest: tuple[int, ...]) -> list[tuple[float, tuple[tuple[int, ...], int]]]:
+        def shown() -> list[tuple[float, tuple[tuple[int, ...], int]]]:
             return [
-                (counts[r] / unseen, (counts[:r] + (counts[r] - 1,) + counts[r + 1 :], r))
+                (counts[r] / unseen, ((*counts[:r], counts[r] - 1, *counts[r + 1 :]), r))
                 for r in range(13)
                 if counts[r]
             ]
@@ -212,10 +212,7 @@ class _Search:
             if left == 1 or not unseen:
                 moves.append(((kind, old), [(1.0, (new_tops, -1, 0, counts, waste, deck))], False))
             else:
-                outs = [
-                    (p, (new_tops, r, left - 1, rest, waste, deck))
-                    for p, (rest, r) in shown(counts)
-                ]
+                outs = [(p, (new_tops, r, left - 1, rest, waste, deck)) for p, (rest, r) in shown()]
                 moves.append(((kind, old), outs, True))
         # The waste top onto each distinct fitting top, or a new pile.
         if waste:
@@ -233,10 +230,7 @@ class _Search:
                 moves.append(((kind, old), [(1.0, child)], False))
         # Turn (S9): an unseen card of each rank, with the pool's odds.
         if deck and unseen:
-            outs = [
-                (p, (tops, top, left, rest, (*waste, r), deck - 1))
-                for p, (rest, r) in shown(counts)
-            ]
+            outs = [(p, (tops, top, left, rest, (*waste, r), deck - 1)) for p, (rest, r) in shown()]
             moves.append(((TURN, None), outs, True))
         return moves
 
