@@ -49,13 +49,13 @@ Node = tuple[tuple[int, ...], int, int, tuple[int, ...], tuple[int, ...], int]
 MoveKey = tuple[int, int | None]
 
 #: Chance nodes searched before the count estimate.
-DEPTH = 2
+DEPTH = 1
 
 #: Worlds drawn per leaf to value it by the planner's races (0: the count estimate).
 SAMPLES = 2
 
 #: Moves another move must be expected to save to be preferred to the greedy move.
-MARGIN = 0.0
+MARGIN = 1.5
 
 #: Extra moves charged when a points card can only be freed by luck beyond the stock.
 _STUCK = 20.0
