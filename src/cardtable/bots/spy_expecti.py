@@ -20,8 +20,7 @@ hidden, and they show in the order they are placed).
 Measured (moves to the call, oracle beside; ``docs/bots.md`` has the intervals): on
 deals 0-29 the count estimate alone gave 13.7-16.7 (7.76) — it prices the hidden points
 cards far too dearly — and the sampled leaf with two worlds 9.29 at margin 0.5 and 9.03
-at margin 1.5 (four worlds: 9.20 at 170 ms a move), against the planner's 8.53; the
-planner stays the default.
+at margin 1.5, against the planner's 8.53; the planner stays the default.
 """
 
 from __future__ import annotations
