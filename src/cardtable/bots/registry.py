@@ -94,6 +94,13 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             "look-ahead over sampled racing-deck orders, fewest expected moves to the call",
             default_iterations=8,
         ),
+        "expectimax": BotInfo(
+            "spy",
+            "expectimax",
+            "cardtable.bots.spy_expecti:ExpectiBot",
+            "expectimax over the ranks of unseen cards, then the planner once the deck is known",
+            default_iterations=16,
+        ),
         "oracle": BotInfo(
             "spy",
             "oracle",
