@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from spy_bot_helpers import assert_blind_to_hidden_cards
 
 from cardtable.bots.spy_common import SpyTracker
 from cardtable.bots.spy_expecti import (
@@ -15,7 +16,7 @@ from cardtable.bots.spy_expecti import (
     root_node,
     sample_world,
 )
-from cardtable.games.spy.actions import CALL, RESIGN, TURN
+from cardtable.games.spy.actions import RESIGN, TURN
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
 from cardtable.games.spy.views import SeatWindow
@@ -32,27 +33,7 @@ def test_expectimax_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int) ->
     """Reshuffling the cards hidden from the owner (under the points-pile top, and the
     racing deck until the waste is turned over) changes neither its information nor
     its move."""
-    pos, tracker = _info_at_deal(seed)
-    rng = random.Random(seed)
-    bot = ExpectiBot(seed, iterations=4, depth=1, samples=1)
-    for step in range(8):
-        info = tracker.info(pos.legal)
-        if info.blocked or CALL in info.locals:
-            break
-        choice = bot.choose(info)
-        deck_known = info.deck is not None
-        hidden = pos.points[:-1] + ([] if deck_known else pos.deck)
-        rng.shuffle(hidden)
-        under = len(pos.points) - 1
-        pos.points[:-1] = hidden[:under]
-        if not deck_known:
-            pos.deck[:] = hidden[under:]
-        pos.counts = None
-        assert tracker.info(pos.legal) == info, step
-        assert bot.choose(info) == choice
-        local = choice - pos.base
-        pos.play(local)
-        tracker.moved(local)
+    assert_blind_to_hidden_cards(ExpectiBot(seed, iterations=4, depth=1, samples=1), seed)
 
 
 def test_chance_outcomes_are_the_unseen_rank_counts_s6_s9() -> None:

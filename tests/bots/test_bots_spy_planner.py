@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from spy_bot_helpers import assert_blind_to_hidden_cards
 
 from cardtable.arena.analysis import analyse_spy_deals, gap_interval
 from cardtable.bots.spy_common import SpyTracker
@@ -83,29 +84,7 @@ def test_planner_decision_ignores_reshuffled_hidden_cards_s4_s5(
     the owner (under the points-pile top, and the racing deck until the waste has
     been turned over) leaves its information and its decision unchanged, with or without
     the information-set tree (depth 2 splits the sampled worlds by the card a move shows)."""
-    cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
-    pos = Position.deal(0, cards[0])
-    tracker = SpyTracker(SeatWindow(pos))
-    rng = random.Random(seed)
-    bot = PlannerBot(seed, iterations=6, depth=depth, blind=blind)
-    for step in range(8):
-        info = tracker.info(pos.legal)
-        if info.blocked or CALL in info.locals:
-            break
-        choice = bot.choose(info)
-        deck_known = info.deck is not None
-        hidden = pos.points[:-1] + ([] if deck_known else pos.deck)
-        rng.shuffle(hidden)
-        under = len(pos.points) - 1
-        pos.points[:-1] = hidden[:under]
-        if not deck_known:
-            pos.deck[:] = hidden[under:]
-        pos.counts = None  # the per-rank counts of deck + waste are rebuilt when needed
-        assert tracker.info(pos.legal) == info, step
-        assert bot.choose(info) == choice
-        local = choice - pos.base
-        pos.play(local)
-        tracker.moved(local)
+    assert_blind_to_hidden_cards(PlannerBot(seed, iterations=6, depth=depth, blind=blind), seed)
 
 
 def test_planner_keeps_a_points_placement_over_a_hopeful_turn() -> None:

@@ -58,7 +58,6 @@ Version history: v0 (observation encoding 1, action encoding 1) — first releas
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -117,12 +116,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         self._np_random, _ = seeding.np_random(None)
         self._state: CandidateState | None = None
 
-    @functools.cache  # noqa: B019 - one space object per agent
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same :class:`gymnasium.spaces.Dict` for both agents."""
         return self._observation_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(35425)``: the engine's action ids."""
         return self._action_space

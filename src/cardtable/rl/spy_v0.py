@@ -67,7 +67,6 @@ Version history: v0 (observation encoding 1, action encoding 1) — first releas
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -291,12 +290,10 @@ class SpyParallelEnv(ParallelEnv[str, Observation, int]):  # type: ignore[misc]
         self._state: SpyState | None = None
         self._steps = 0
 
-    @functools.cache  # noqa: B019 - one space object per agent
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same :class:`gymnasium.spaces.Dict` for every agent."""
         return self._observation_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(18)``: local moves 0-16 and 17 = wait."""
         return self._action_space
