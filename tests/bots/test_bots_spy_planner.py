@@ -9,7 +9,7 @@ import pytest
 from spy_bot_helpers import assert_blind_to_hidden_cards
 
 from cardtable.arena.analysis import analyse_spy_deals, gap_interval
-from cardtable.bots.spy_common import SpyTracker
+from cardtable.bots.spy_common import SpyTracker, solo_race
 from cardtable.bots.spy_planner import PlannerBot, _distinct_moves, _Tree
 from cardtable.bots.spy_search import COVER, greedy_local, race_moves, race_state, shortest_race
 from cardtable.games.spy.actions import CALL, RESIGN, TURN
@@ -164,3 +164,15 @@ def test_blind_race_is_an_upper_bound_on_the_exact_race_s9(seed: int) -> None:
         while world.deck:
             world.play(TURN)
         assert tree.blind_race(world) == tree.exact_race(world)
+
+
+def test_planner_never_turns_forever_s12() -> None:
+    """A seat whose remaining points card can no longer be reached (deal 14, seat 1)
+    once made the planner turn until the 500-move limit: an unfinished search's lower
+    bound kept "turn" looking hopeful. After two passes of the stock with nothing
+    placed it now follows the greedy rule, which places what fits until the position
+    blocks (S12 note: bots place or resign rather than turn forever)."""
+    cards = deal_cards(seed=14, round_number=1, players=2, full_decks=False)
+    race = solo_race(PlannerBot(seed=14, iterations=16), Position.deal(1, cards[1]))
+    assert race.moves < 150
+    assert race.called or race.blocked
