@@ -225,8 +225,8 @@ def _race_deal(seed: int) -> list[tuple[int | None, int | None, int | None]]:
 
 def main(
     seed: int = typer.Option(0, help="First deal."),
-    deals: int = typer.Option(200, help="Deals (two seats each)."),
-    workers: int = typer.Option(2, help="Processes racing the deals."),
+    deals: int = typer.Option(200, min=1, help="Deals (two seats each)."),
+    workers: int = typer.Option(2, min=1, help="Processes racing the deals."),
 ) -> None:
     """Solve the order-blind model, then race it and the planner against the oracle."""
     print("solving the order-blind model ...")
