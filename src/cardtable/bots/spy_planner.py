@@ -256,15 +256,15 @@ class PlannerBot:
         another is expected to save at least :data:`MARGIN` moves (sampling noise
         must not talk it out of a sound move); the greedy move, too, once two whole
         passes of the stock went by with nothing placed."""
-        analysis = self.analyse(info)
         default = info.action(greedy_local(_public_position(info), info.stalled))
-        by_action = {m.action: m.value for m in analysis.moves}
-        best = analysis.best
         if info.idle > 2 * (info.deck_count + len(info.waste)):
             # Two whole passes of the stock went by with nothing placed: the search
             # finds no way on, and turning on would go round forever. The greedy rule
-            # places what fits until the call or a block (S12 note).
+            # places what fits until the call or a block (S12 note); no search needed.
             return default
+        analysis = self.analyse(info)
+        by_action = {m.action: m.value for m in analysis.moves}
+        best = analysis.best
         margin = self.margin
         if best.action - info.action(0) == TURN and default - info.action(0) in _POINTS_MOVES:
             margin = self.wait_margin
