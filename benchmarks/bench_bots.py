@@ -7,13 +7,13 @@ import random
 import statistics
 import time
 
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.bots.spy_search import race_moves, race_state
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
 

@@ -34,9 +34,9 @@ except ImportError:  # the rl extra is not installed
     pyspiel = None
 
 from benchmarks.bench_bots import mid_deal
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.info import CandidateInfo
 
 #: OpenSpiel's exploration constant for its ISMCTS examples.
 UCT_C = 2.0

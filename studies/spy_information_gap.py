@@ -43,11 +43,12 @@ import numpy as np
 import typer
 
 from cardtable.arena.analysis import gap_interval
-from cardtable.bots.spy_common import SpyInfo, solo_race
+from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.games.spy.actions import CALL, MAX_PILES, OPEN_POINTS, OPEN_WASTE, RESIGN, TURN
 from cardtable.games.spy.deal import deal_cards
+from cardtable.games.spy.info import SpyInfo
 from cardtable.games.spy.position import Position
 
 RANKS = 13

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from cardtable.bots.spy_common import SpyInfo, SpyTracker
 from cardtable.games.spy.actions import CALL
 from cardtable.games.spy.deal import deal_cards
+from cardtable.games.spy.info import SpyInfo, SpyTracker
 from cardtable.games.spy.position import Position
 from cardtable.games.spy.views import SeatWindow
 

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.candidate_greedy import GreedyBot as CandidateGreedy
 from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.bots.candidate_random import RandomBot as CandidateRandom
@@ -18,6 +17,7 @@ from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.bots.spy_random import RandomBot as SpyRandom
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
 

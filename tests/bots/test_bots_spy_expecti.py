@@ -7,7 +7,6 @@ import random
 import pytest
 from spy_bot_helpers import assert_blind_to_hidden_cards
 
-from cardtable.bots.spy_common import SpyTracker
 from cardtable.bots.spy_expecti import (
     ExpectiBot,
     _Search,
@@ -18,6 +17,7 @@ from cardtable.bots.spy_expecti import (
 )
 from cardtable.games.spy.actions import RESIGN, TURN
 from cardtable.games.spy.deal import deal_cards
+from cardtable.games.spy.info import SpyTracker
 from cardtable.games.spy.position import Position
 from cardtable.games.spy.views import SeatWindow
 

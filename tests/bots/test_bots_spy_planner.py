@@ -9,11 +9,12 @@ import pytest
 from spy_bot_helpers import assert_blind_to_hidden_cards
 
 from cardtable.arena.analysis import analyse_spy_deals, gap_interval
-from cardtable.bots.spy_common import SpyTracker, solo_race
+from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_planner import PlannerBot, _distinct_moves, _Tree
 from cardtable.bots.spy_search import COVER, greedy_local, race_moves, race_state, shortest_race
 from cardtable.games.spy.actions import CALL, RESIGN, TURN
 from cardtable.games.spy.deal import deal_cards
+from cardtable.games.spy.info import SpyTracker
 from cardtable.games.spy.position import FITS, Position
 from cardtable.games.spy.views import SeatWindow
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from cardtable.arena.play import ArenaConfig, GameResult, ranks_of
 from cardtable.arena.schedule import Job
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.registry import make_bot
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.info import CandidateInfo
 
 __all__ = ["play_candidate"]
 

@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 from cardtable.bots.base import Analysis, MoveValue
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.cards import parse_card_kind
 from cardtable.games.candidate import capture_score, card_points
 from cardtable.games.candidate.actions import PASS
+from cardtable.games.candidate.info import CandidateInfo
 
 __all__ = ["SPEND", "GreedyBot", "greedy_values"]
 

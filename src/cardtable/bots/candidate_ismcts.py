@@ -35,7 +35,7 @@ import math
 import time
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
-from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.games.candidate.info import CandidateInfo
 
 __all__ = ["EXPLORATION", "MARGIN_WEIGHT", "ROLLOUT_DEPTH", "IsmctsBot", "Node"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtable.bots.base import Analysis, MoveValue, decision_rng
-from cardtable.bots.candidate_common import CandidateInfo
+from cardtable.games.candidate.info import CandidateInfo
 
 __all__ = ["RandomBot"]
 

@@ -29,7 +29,7 @@ import math
 import random
 
 from cardtable.bots.base import Analysis, MoveValue, decision_rng
-from cardtable.bots.spy_common import PREFERENCE, SpyInfo
+from cardtable.bots.spy_common import PREFERENCE
 from cardtable.bots.spy_greedy import _public_position
 from cardtable.bots.spy_planner import BLIND, NO_CALL_PENALTY, PlannerBot, _Tree
 from cardtable.bots.spy_search import greedy_local
@@ -43,6 +43,7 @@ from cardtable.games.spy.actions import (
     RESIGN,
     TURN,
 )
+from cardtable.games.spy.info import SpyInfo
 from cardtable.games.spy.position import FITS, Position
 
 __all__ = ["ExpectiBot", "Node", "count_leaf", "expected_costs"]

@@ -11,8 +11,9 @@ is legal. See :func:`cardtable.bots.spy_search.greedy_local`.
 from __future__ import annotations
 
 from cardtable.bots.base import Analysis, MoveValue
-from cardtable.bots.spy_common import PREFERENCE, SpyInfo
+from cardtable.bots.spy_common import PREFERENCE
 from cardtable.bots.spy_search import greedy_local
+from cardtable.games.spy.info import SpyInfo
 from cardtable.games.spy.position import Position
 
 __all__ = ["GreedyBot"]

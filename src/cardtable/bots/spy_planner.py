@@ -45,10 +45,11 @@ from __future__ import annotations
 import math
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
-from cardtable.bots.spy_common import PREFERENCE, SpyInfo
+from cardtable.bots.spy_common import PREFERENCE
 from cardtable.bots.spy_greedy import _public_position
 from cardtable.bots.spy_search import RaceState, greedy_local, greedy_race, race_moves, race_state
 from cardtable.games.spy.actions import CALL, OPEN_POINTS, PLACE_POINTS, RESIGN, TURN
+from cardtable.games.spy.info import SpyInfo
 from cardtable.games.spy.position import Position
 
 __all__ = ["BLIND", "DEPTH", "LEAF_EXACT", "MARGIN", "NO_CALL_PENALTY", "WAIT_MARGIN", "PlannerBot"]

@@ -8,8 +8,8 @@ may turn for ever; races give every player a move limit (S13 note to S12).
 from __future__ import annotations
 
 from cardtable.bots.base import Analysis, MoveValue, decision_rng
-from cardtable.bots.spy_common import SpyInfo
 from cardtable.games.spy.actions import RESIGN
+from cardtable.games.spy.info import SpyInfo
 
 __all__ = ["RandomBot"]
 

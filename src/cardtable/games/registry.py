@@ -10,7 +10,7 @@ import importlib
 from typing import cast
 
 from cardtable.errors import CardtableError
-from cardtable.games.base import GameModule
+from cardtable.games.base import Game
 
 #: The games cardtable knows, by record/command-line name.
 GAME_NAMES: tuple[str, ...] = ("candidate", "spy")
@@ -20,10 +20,10 @@ class UnknownGame(CardtableError):
     """A game name that cardtable does not know."""
 
 
-def find_game(name: str) -> GameModule:
+def find_game(name: str) -> Game:
     """The game called ``name`` (``"candidate"`` or ``"spy"``)."""
     if name not in GAME_NAMES:
         known = ", ".join(GAME_NAMES)
         raise UnknownGame(f"unknown game {name!r}: expected one of {known}")
     module = importlib.import_module(f"cardtable.games.{name}")
-    return cast(GameModule, module.GAME)
+    return cast(Game, module.GAME)

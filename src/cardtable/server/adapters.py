@@ -14,17 +14,17 @@ from dataclasses import fields
 from functools import lru_cache, partial
 from typing import Any, cast
 
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.registry import LEVELS as BOT_LEVELS
 from cardtable.bots.registry import SPY_SPEEDS, BotSpec, make_bot
-from cardtable.bots.spy_common import SpyInfo, SpyTracker
 from cardtable.errors import BadOptions, CardtableError, IllegalMove
 from cardtable.games.candidate.actions import action_to_text as candidate_text
+from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
 from cardtable.games.candidate.views import CandidateView
 from cardtable.games.spy.actions import action_to_text as spy_text
 from cardtable.games.spy.actions import local_action, player_of, text_to_action
+from cardtable.games.spy.info import SpyInfo, SpyTracker
 from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions, check_player_count
 from cardtable.games.spy.state import SpyState
 from cardtable.games.spy.views import SeatWindow

@@ -3,7 +3,7 @@
 This module is the app's only link to :mod:`cardtable.bots`. A Candidate bot is
 anything with ``choose(info) -> action`` and ``analyse(info)`` (whose ``best`` move has
 ``action`` and ``text``), given one seat's information set
-(:class:`~cardtable.bots.candidate_common.CandidateInfo`, built from that seat's view),
+(:class:`~cardtable.games.candidate.info.CandidateInfo`, built from that seat's view),
 never the true state. Levels map to bots and budgets by :data:`cardtable.bots.LEVELS`.
 
 A Spy racer is a :class:`cardtable.games.spy.race.Policy` (a Spy bot wrapped in
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardtable.bots.candidate_common import CandidateInfo
 from cardtable.bots.registry import LEVELS, SPY_SPEEDS, make_bot, parse_bot_spec
 from cardtable.bots.spy_common import BotPolicy
 from cardtable.errors import BadOptions
 from cardtable.games.candidate import CandidateState
+from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.race import Policy
 
 __all__ = [

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardtable.errors import BadOptions, CardtableError
+from cardtable.games.base import GameInfo
 from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, MAX_PILES, NUM_ACTIONS
 from cardtable.games.spy.deal import POINTS_PILE_SIZE
-from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
+from cardtable.games.spy.match import INFO, SpyMatch
+from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions, check_player_count
 from cardtable.games.spy.records import SpyReplay, new_record, replay_record
 from cardtable.games.spy.state import SpyState
 
@@ -23,6 +26,7 @@ __all__ = ["GAME", "SpyGame"]
 class SpyGame:
     """Spy vs Spy as the generic machinery (and OpenSpiel-minded code) sees it."""
 
+    info: GameInfo = INFO
     name = "spy"
     title = "Spy vs Spy («Шпигун проти шпигуна»)"
     #: S1
@@ -41,11 +45,18 @@ class SpyGame:
     chance_nodes = False
     #: Turning is unlimited (S9), so a round has no longest length; ``move_limit``
     #: bounds it at ``players * (move_limit + 1)`` moves.
-    max_game_length: int | None = None
 
-    def utility_bounds(self, options: SpyOptions) -> tuple[float, float]:
+    @staticmethod
+    def max_game_length(options: SpyOptions | Mapping[str, Any] | None = None) -> int | None:
+        """None: turning is unlimited (S9), so a round has no longest length; an engine
+        ``move_limit`` bounds it at ``players * (move_limit + 1)`` moves."""
+        return None
+
+    def utility_bounds(self, options: SpyOptions | Mapping[str, Any]) -> tuple[float, float]:
         """Lowest and highest :meth:`SpyState.returns` value of a whole match
         (returns are negated totals; S14-S16)."""
+        if not isinstance(options, SpyOptions):
+            options = SpyOptions.from_dict(options)
         extra = POINTS_PILE_SIZE if options.count_points_pile else 0
         worst_round = max(options.bonus, -options.bonus, 0) + extra
         best_round = min(options.bonus, -options.bonus, 0)
@@ -61,6 +72,22 @@ class SpyGame:
     ) -> SpyState:
         """A match dealt from ``seed`` with round 1 in play."""
         return SpyState.deal(players, seed=seed, options=options, move_limit=move_limit)
+
+    @staticmethod
+    def check_options(options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """``full_decks``, ``bonus``, ``count_points_pile``, ``rounds`` checked for
+        ``players`` players (S1), defaults filled in. Raises
+        :class:`~cardtable.errors.BadOptions`."""
+        try:
+            check_player_count(players)
+            return SpyOptions.from_dict(options).to_dict()
+        except (CardtableError, ValueError) as exc:
+            raise BadOptions(str(exc)) from None
+
+    @staticmethod
+    def new_match(*, seed: int, players: Sequence[str], options: Mapping[str, Any]) -> SpyMatch:
+        """A match whose rounds are dealt from ``seed``."""
+        return SpyMatch.new(seed=seed, players=players, options=options)
 
     def new_record(
         self, *, seed: int, players: Sequence[str], options: Mapping[str, Any]

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 
-from cardtable.games.candidate import CandidateState, CandidateView, action_to_text
+from cardtable.games.candidate.actions import action_to_text
+from cardtable.games.candidate.state import CandidateState
+from cardtable.games.candidate.views import CandidateView
 
 __all__ = ["CandidateInfo"]
 
