@@ -8,6 +8,9 @@ offending text and say what was expected, never a traceback's worth of internals
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class CardtableError(ValueError):
     """Base class of every error cardtable raises on bad input."""
@@ -32,15 +35,27 @@ class BadOptions(CardtableError):
 class IllegalMove(CardtableError):
     """A move that the rules do not allow in the current position.
 
-    ``reason`` says why in a player's words; ``move`` is the move's text (or ``None``
-    when only an int was given); ``position`` is filled in by record replay
-    ("deal 1, move 17") so the message points at the record entry.
+    ``reason`` says why in a player's words (English); ``move`` is the move's text (or
+    ``None`` when only an int was given); ``position`` is filled in by record replay
+    ("deal 1, move 17") so the message points at the record entry. ``code`` is the
+    reason's stable message id and ``params`` its parameters, from which a face shows
+    the reason in the player's language (``None``: no id yet).
     """
 
-    def __init__(self, reason: str, move: str | None = None, position: str | None = None):
+    def __init__(
+        self,
+        reason: str,
+        move: str | None = None,
+        position: str | None = None,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ):
         self.reason = reason
         self.move = move
         self.position = position
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -53,19 +68,35 @@ class IllegalMove(CardtableError):
 
     def at(self, position: str, move: str | None = None) -> IllegalMove:
         """The same error, located at a record position (and move text, if known)."""
-        return IllegalMove(self.reason, move if move is not None else self.move, position)
+        return IllegalMove(
+            self.reason,
+            move if move is not None else self.move,
+            position,
+            code=self.code,
+            params=self.params,
+        )
 
 
 class BadRecord(CardtableError):
     """A game record that is not well formed (RECORDS.md): bad JSON, an unknown or
     missing field, a wrong type, or pile contents that do not add up.
 
-    ``field`` is the path of the offending field, e.g. ``deals[0].piles.S``.
+    ``field`` is the path of the offending field, e.g. ``deals[0].piles.S``; ``code``
+    and ``params`` are the reason's message id and parameters (see :class:`IllegalMove`).
     """
 
-    def __init__(self, field: str, reason: str):
+    def __init__(
+        self,
+        field: str,
+        reason: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ):
         self.field = field
         self.reason = reason
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
         super().__init__(
             f"malformed record: {field}: {reason}" if field else f"malformed record: {reason}"
         )
