@@ -27,6 +27,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from cardtable.errors import CardtableError
+from cardtable.rules_text import rules_text
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
 from cardtable.server.table import Status
@@ -103,8 +104,6 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
         lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
     ) -> Rules:
         """The rules of ``game`` as the project implements them (docs/rules), as Markdown."""
-        from cardtable.cli import rules_text
-
         if game not in _hub_games(app):
             raise HTTPException(404, detail={"code": "no_game", "message": "no such game"})
         try:

@@ -17,6 +17,7 @@ from textual.widgets import Markdown, Static
 
 from cardtable.errors import CardtableError
 from cardtable.record import dump_record
+from cardtable.rules_text import rules_text
 from cardtable.tui.i18n import other_lang, tr
 
 __all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
@@ -184,8 +185,6 @@ class RulesScreen(TableScreen):
         self.query_one("#rules", VerticalScroll).focus()
 
     def redraw(self) -> None:
-        from cardtable.cli import rules_text
-
         try:
             text = rules_text(self.game, self.lang)
         except CardtableError as exc:
