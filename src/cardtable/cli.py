@@ -149,7 +149,7 @@ def deal(
 def replay(
     file: Annotated[str, typer.Argument(help="The record to replay (- for standard input).")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the replay summary (RECORDS.md) as JSON.")
+        bool, typer.Option("--json", help="Print the replay summary (docs/records.md) as JSON.")
     ] = False,
     lang: Annotated[Lang, typer.Option(help="Language of the transcript.")] = Lang.en,
 ) -> None:

@@ -7,7 +7,7 @@ never re-implements a rule.
 
 - ``GET /api/rules/{game}?lang=en|uk`` — the rules page (docs/rules) as Markdown;
 - ``POST /api/tables/{id}/hint`` — the bot's suggestion for a seat (its token proves it);
-- ``GET /api/tables/{id}/summary`` — the replay summary (RECORDS.md) of the match so far:
+- ``GET /api/tables/{id}/summary`` — the replay summary (``docs/records.md``) of the match so far:
   the captures and scores of every deal (public facts only);
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
   every move, with every hand (the game is over: the record shows them all anyway);
@@ -137,7 +137,7 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
 
     @app.get("/api/tables/{table_id}/summary", summary="Scores so far", tags=["client"])
     async def summary(table_id: str, request: Request) -> dict[str, Any]:
-        """The replay summary (RECORDS.md) of the match so far: every deal's or round's
+        """The replay summary (``docs/records.md``) of the match so far: every deal's or round's
         captures and scores, the totals. Only public facts: no hidden card is in it."""
         from cardtable.record import replay
 

@@ -76,7 +76,7 @@ class TableApp(App[None]):
         self.saved_to: Path | None = None
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a record (RECORDS.md)."""
+        """The game so far as a record (``docs/records.md``)."""
         raise NotImplementedError
 
     def save_record(self) -> str | None:

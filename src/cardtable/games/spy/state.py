@@ -179,7 +179,7 @@ class SpyState:
         options: SpyOptions | None = None,
         move_limit: int | None = None,
     ) -> SpyState:
-        """A match whose round 1 is dealt as given: ``cards[p]`` top first (RECORDS.md)."""
+        """A match whose round 1 is dealt as given: ``cards[p]`` top first (``docs/records.md``)."""
         state = cls(players, options=options, move_limit=move_limit)
         state.start_round(cards)
         return state
@@ -479,7 +479,7 @@ class SpyState:
         )
 
     def to_record(self) -> dict[str, Any]:
-        """The match so far as a record (RECORDS.md): options, names, cards, moves."""
+        """The match so far as a record (``docs/records.md``): options, names, cards, moves."""
         rounds = [
             {
                 "cards": [[KIND_TEXT[k] for k in hand] for hand in cards],
