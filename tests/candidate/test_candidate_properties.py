@@ -19,7 +19,7 @@ from cardtable.games.candidate import (
     text_to_action,
 )
 from cardtable.games.candidate.actions import NUM_ACTIONS, PASS, encode_play
-from cardtable.games.candidate.state import _legal_plays
+from cardtable.games.candidate.plays import legal_plays
 
 games = st.tuples(st.integers(0, 10**6), st.integers(1, 3), st.integers(0, 10**6))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,7 +148,7 @@ def test_legal_plays_match_a_brute_force_search(
     for kind in hand:
         present |= 1 << kind
     multi = len(set(hand)) < len(hand)  # copies of a card: several decks
-    got = _legal_plays(hand, present, not lobby, run_need, set_need, multi, [])
+    got = legal_plays(hand, present, not lobby, run_need, set_need, multi, [])
     assert got == sorted(set(got))
     assert set(got) == brute_force_plays(hand, lobby)
 
