@@ -21,10 +21,8 @@ Two ways to make a move:
   leaves the state undefined.
 
 The state is a :class:`~cardtable.games.candidate.position.CandidatePosition` (the
-match's facts and everything read from them) plus the moves. The package's other parts
-do the rest: :mod:`.deal` deals the piles, :mod:`.plays` gives the legal-move tables,
-:mod:`.explain` says why a move is refused, :mod:`.views` and :mod:`.record_writing`
-show and write a position, :mod:`.determinise` deals the unseen cards anew.
+match's facts and what is read from them) plus the moves; the package's other modules
+deal, list the legal plays, explain refusals, build views, resample and write records.
 
 Internals, for speed: besides the position, the state keeps each hand as a bit mask
 of its kinds, the cards left in the piles and a mask of the non-empty ones; the legal
@@ -568,16 +566,8 @@ class CandidateState(CandidatePosition):
         if self._phase == PHASE_OVER:
             return state
         hidden = [p for p in (0, 1) if p != player]
-        state._piles, new_hands = resample_deal(
-            self._dealer,
-            self._piles,
-            self._tops,
-            self._hands,
-            self._moves,
-            self._drawers,
-            hidden,
-            rng,
-        )
+        deal = (self._dealer, self._piles, self._tops, self._hands, self._moves, self._drawers)
+        state._piles, new_hands = resample_deal(*deal, hidden, rng)
         for p in hidden:
             state._hands[p] = new_hands[p]
             state._kinds[p] = kind_bits(new_hands[p])
