@@ -187,9 +187,7 @@ def test_spy_bot_takes_any_seat_at_any_moment(level: str) -> None:
     assert {f"{n} players" for n in range(2, 9)} <= set(tally), tally
 
 
-def _candidate_match(
-    level: str, seed: int, points: int, sweep: Sweep, tally: Counter[str]
-) -> None:
+def _candidate_match(level: str, seed: int, points: int, sweep: Sweep, tally: Counter[str]) -> None:
     rng = random.Random(f"candidate/{level}/{seed}")
     options = CANDIDATE_OPTIONS[seed % len(CANDIDATE_OPTIONS)]
     styles = [rng.choice(("random", "random", "greedy")) for _ in range(2)]
@@ -215,7 +213,8 @@ def _candidate_match(
         decision = match.state.decision
         later_deal = match.segment() > 1
         reshuffle = made % sweep.reshuffle_every == 0
-        assert take_over(walk, seat, SeatBot(spec, seed, seat), rng, reshuffle=reshuffle, tally=tally)
+        bot = SeatBot(spec, seed, seat)
+        assert take_over(walk, seat, bot, rng, reshuffle=reshuffle, tally=tally)
         made += 1
         tally[f"decision {decision}"] += 1
         tally[f"decks {match.state.options.decks}"] += 1
@@ -302,13 +301,13 @@ def _turn_through_deck(walk: Walk, seat: int, rng: random.Random, passes: int) -
     while walk.passes[seat] < passes:
         legal = match.legal_actions(seat)
         assert legal, "the seat is out of the round before the passes"
-        points_left = len(match.state.position(seat).points)
+        keep_points = len(match.state.position(seat).points) == 1
+        waste_moves = {*range(PLACE_WASTE, OPEN_POINTS), OPEN_WASTE}
+        points_moves = {*range(PLACE_POINTS, PLACE_WASTE), OPEN_POINTS}
         others = [
             a
             for a in legal
-            if PLACE_WASTE <= a - base < OPEN_POINTS
-            or a - base == OPEN_WASTE
-            or (points_left > 1 and (PLACE_POINTS <= a - base < PLACE_WASTE or a - base == OPEN_POINTS))
+            if a - base in waste_moves or (a - base in points_moves and not keep_points)
         ]
         if base + TURN in legal and (rng.random() < 0.85 or not others):
             walk.apply(seat, base + TURN)
