@@ -13,23 +13,24 @@ reshuffled (Spy: under the points-pile tops, the unseen racing decks and other s
 unseen cards, S4-S5; Candidate: the other hand and the piles, C3-C10) and which reached
 the same point with the same moves, showing the seat the same events.
 
-Take-over points per game and level (the sweeps assert at least these; one core,
-about 40 s for the whole file):
+Take-over points per game and level, each sweep exactly these (one core, about 40 s
+for the whole file; the hard levels think about 0.1-0.2 s a move):
 
-============  ======  =============  ======================
-game          level   bot            points (reshuffled)
-============  ======  =============  ======================
-spy           easy    greedy         2,000 (500)
-spy           medium  planner:4      500 (125)
-spy           hard    planner:16     120 (60)
-candidate     easy    greedy         2,000 (500)
-candidate     medium  ismcts:200     400 (100)
-candidate     hard    ismcts:2000    60 (30)
-============  ======  =============  ======================
+============  ======  =============  ======  ==========  ===================
+game          level   bot            points  reshuffled  matches (seeds 0-…)
+============  ======  =============  ======  ==========  ===================
+spy           easy    greedy         4,000   2,067       280
+spy           medium  planner:4      200     106         34
+spy           hard    planner:16     40      40          17
+candidate     easy    greedy         4,000   2,014       122
+candidate     medium  ismcts:200     300     151         31
+candidate     hard    ismcts:2000    40      40          10
+============  ======  =============  ======  ==========  ===================
 
-plus the hypothesis properties (40 Spy and 40 Candidate points, all reshuffled, every
-level) and the reported case: a Spy seat turned through its deck three times, then a
-bot of each level takes it (60 seeds each).
+8,580 points in all. Besides, the hypothesis properties (40 Spy and 40 Candidate
+points, every one reshuffled, the level drawn too) and the reported case: a Spy seat
+turned through its deck three times, then a bot of each level takes it (60 seeds each,
+12 moves by ``easy``, 3 by ``medium`` and ``hard``, each checked against the referee).
 """
 
 from __future__ import annotations

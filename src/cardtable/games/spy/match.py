@@ -153,7 +153,9 @@ class SpyMatch:
         """What ``seat`` knows now: its public position and the cards it turned (S9).
 
         The seat's moves of the round in play are replayed from its deal on a shadow
-        position, so the information is right whoever played the seat until now.
+        position, so the information is right whoever played the seat until now; each
+        call reads only the moves made since the last one. Raises :class:`ValueError`
+        for a seat that is not at the table or before the first deal.
         """
         state = self.state
         if not 0 <= seat < self.seats:
@@ -166,8 +168,7 @@ class SpyMatch:
             limit = state.move_limit if state.move_limit is not None else NO_LIMIT
             follower = _Follower(state.round_number, Position.deal(seat, cards[seat], limit))
             self._followers[seat] = follower
-        # Only the moves made since the last call are read: the cost of following a
-        # seat does not grow with the length of the match.
+        # The cost of following a seat does not grow with the length of the match.
         moves = state.moves_since(follower.seen)
         base = seat * ACTIONS_PER_PLAYER
         shadow = follower.position
