@@ -153,26 +153,32 @@ class SpyMatch:
         """What ``seat`` knows now: its public position and the cards it turned (S9).
 
         The seat's moves of the round in play are replayed from its deal on a shadow
-        position, so the information is right whoever played the seat until now.
+        position, so the information is right whoever played the seat until now; each
+        call reads only the moves made since the last one. Raises :class:`ValueError`
+        for a seat that is not at the table or before the first deal.
         """
         state = self.state
         if not 0 <= seat < self.seats:
             raise ValueError(f"there is no player {seat}")
-        cards, moves = state.played_rounds()[-1]
         follower = self._followers.get(seat)
         if follower is None or follower.round != state.round_number:
+            cards = state.round_cards()
+            if not cards:
+                raise ValueError("no round has been dealt yet: there is nothing to know")
             limit = state.move_limit if state.move_limit is not None else NO_LIMIT
             follower = _Follower(state.round_number, Position.deal(seat, cards[seat], limit))
             self._followers[seat] = follower
+        # The cost of following a seat does not grow with the length of the match.
+        moves = state.moves_since(follower.seen)
         base = seat * ACTIONS_PER_PLAYER
         shadow = follower.position
         tracker = follower.tracker
-        for action in moves[follower.seen :]:
+        for action in moves:
             if base <= action < base + ACTIONS_PER_PLAYER:
                 local = action - base
                 shadow.play(local)
                 tracker.moved(local)
-        follower.seen = len(moves)
+        follower.seen += len(moves)
         return tracker.info(state.legal_actions(seat))
 
     def segment(self) -> int:

@@ -225,6 +225,29 @@ class SpyState:
         """The current round's actions so far, in order."""
         return _unlink(self._log)
 
+    def round_cards(self) -> tuple[tuple[int, ...], ...]:
+        """The cards of the latest round dealt (in play, or just over): kinds, top first
+        per player; empty before the first deal. The TRUE cards, hidden ones included."""
+        return self._cards
+
+    def moves_since(self, count: int) -> list[int]:
+        """The latest round's actions after its first ``count``, in order.
+
+        Only those actions are read (the round's length is the sum of the players'
+        move counts), so a reader following a round move by move pays for each move
+        once, however long the match has been.
+        """
+        if count < 0:
+            raise ValueError(f"a count of moves is never negative, got {count}")
+        out: list[int] = []
+        log = self._log
+        for _ in range(sum(seat.moves for seat in self.seats) - count):
+            assert log is not None  # the log holds one entry per move made
+            out.append(log[0])
+            log = log[1]
+        out.reverse()
+        return out
+
     def played_rounds(self) -> list[tuple[tuple[tuple[int, ...], ...], list[int]]]:
         """Every dealt round as (cards, actions): cards are kinds, top first per
         player; the round in play (if any) comes last."""
