@@ -37,6 +37,10 @@ SAMPLE: dict[str, Any] = {
 }
 
 
+#: Words written alike in both languages.
+SAME_IN_BOTH = {"term.json_null"}
+
+
 def fields(template: str) -> list[tuple[str, str, str | None]]:
     """(name, spec, conversion) of each field of a template."""
     return [
@@ -55,10 +59,10 @@ def test_every_id_is_in_both_languages_with_the_same_placeholders() -> None:
     for code, texts in CATALOG.items():
         assert tuple(texts) == LANGS, code
         assert placeholders(texts["en"]) == placeholders(texts["uk"]), code
-        assert texts["en"].strip() and texts["uk"].strip(), code
-        assert texts["en"] != texts["uk"] or not any(c.isalpha() for c in texts["en"]) or (
-            code == "term.json_null"
-        ), f"{code} is not translated"
+        assert texts["en"].strip(), code
+        assert texts["uk"].strip(), code
+        if texts["en"] == texts["uk"]:
+            assert code in SAME_IN_BOTH, f"{code} is not translated"
 
 
 def test_templates_use_only_the_fields_the_renderers_know() -> None:
@@ -83,7 +87,8 @@ def test_every_message_renders_in_every_language() -> None:
     for code in CATALOG:
         for lang in LANGS:
             text = render(code, sample_params(code), lang)
-            assert text and "{" not in text.replace("{\"", ""), (code, lang, text)
+            assert text.strip(), (code, lang)
+            assert text == text.strip(), (code, lang)
 
 
 def test_unknown_ids_languages_and_parameters_are_refused() -> None:
@@ -215,7 +220,7 @@ def test_english_keeps_the_engines_words() -> None:
         "expected each heart 2 times (13 cards with 2 decks), but 2H is there 1 time"
     )
     assert render("card.not_card", {"text": "it's"}).startswith(
-        "\"it's\" is not a card: expected a rank"
+        '"it\'s" is not a card: expected a rank'
     )
 
 
@@ -233,13 +238,21 @@ def test_a_refusal_makes_each_error_with_its_id() -> None:
     assert bad.code == "record.field_missing"
     card = make_refusal("card.no_suit", text="Q").bad_card()
     assert isinstance(card, CardParseError)
-    assert card.reason == str(card) == "'Q' is not a card: the suit is missing; " + (
-        "expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H"
+    assert (
+        card.reason
+        == str(card)
+        == "'Q' is not a card: the suit is missing; "
+        + ("expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H")
     )
 
 
 #: The engine: the modules whose refusals carry a message id.
-ENGINE = [SRC / "cards.py", SRC / "record.py", SRC / "messages.py", *sorted(SRC.glob("games/**/*.py"))]
+ENGINE = [
+    SRC / "cards.py",
+    SRC / "record.py",
+    SRC / "messages.py",
+    *sorted(SRC.glob("games/**/*.py")),
+]
 REFUSALS = {"IllegalMove", "BadRecord", "CardParseError"}
 
 

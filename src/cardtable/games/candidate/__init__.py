@@ -1,6 +1,6 @@
 """Candidate («Кандидат»): the rules engine, its records and replay.
 
-Rules: RULINGS.md C1–C17, in the project's words in ``docs/rules/candidate.en.md``
+Rules: C1–C17 in ``docs/rules/candidate.en.md``
 (``cardtable rules candidate``). The modules:
 
 * :mod:`.options` — :class:`CandidateOptions` (``decks`` 1–3, ``deals`` ≥ 1).

@@ -1,4 +1,4 @@
-"""Candidate game records (RECORDS.md): validate, replay, summarise, transcribe.
+"""Candidate game records (``docs/records.md``): validate, replay, summarise, transcribe.
 
 >>> from cardtable.games.candidate.game import GAME
 >>> record = GAME.new_record(seed=7, players=["Ann", "Bob"], options={"deals": 1})
@@ -182,7 +182,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
 
 class CandidateReplay:
     """A replayed record: the final :attr:`state`, the :attr:`steps`, a summary and a
-    transcript (RECORDS.md "Replay summary")."""
+    transcript (``docs/records.md``, "Replay summary")."""
 
     def __init__(
         self, parsed: ParsedRecord, state: CandidateState | None, steps: tuple[Step, ...]
@@ -224,7 +224,7 @@ class CandidateReplay:
         return out
 
     def summary(self) -> dict[str, Any]:
-        """The replay summary of RECORDS.md, as JSON-ready data."""
+        """The replay summary of ``docs/records.md``, as JSON-ready data."""
         deals = self.deal_summaries()
         totals = [sum(d["scores"][p] for d in deals) for p in (0, 1)]
         state = self.state

@@ -1,0 +1,772 @@
+"""A table: the authority over one match, as a pure class without I/O.
+
+Everything that decides what happens at a table lives here and nowhere else: who sits
+where and with which secret token, when the match starts, which move is accepted, the
+table's version, idempotent move ids, stale moves, the clocks, when each bot moves (the
+pacing of :mod:`.pacing`), the pause between deals and rounds, and who acts for an absent
+or flagged seat. Time comes in as an argument (``now``, seconds), randomness (tokens,
+invites, seeds) comes in from the caller, so the class is deterministic and tested
+without a network, a clock or a database. The server, the terminal app and the arena all
+drive this one class; they keep only transport, storage and drawing.
+
+The game is reached only through :class:`~cardtable.games.base.Game` and
+:class:`~cardtable.games.base.Match`, so the table knows no game's rules.
+
+Versions. The table's ``version`` goes up by one on every change anyone can see: a seat
+filled, the start, every accepted move, a seat handed to a bot or taken back. Each seat
+also has a *seat version*: the version at which its own position last changed. A move
+carries the version it was made against; it is **stale** when that is older than its
+seat's version. In a turn-based game every move changes every seat, so any move made
+against an older version is stale; in a race (Spy) a player's position changes only by
+their own moves and by the end of a round, so the others' moves never make it stale.
+
+Clocks are data: the milliseconds left to each seat and the moment the running clocks
+last started. In a turn-based game only the clock of the seat to move runs; in a race the
+clocks of every seat that can move run together. A seat a bot plays (a bot seat, or an
+absent person's) has no running clock. Each move adds the increment to its
+mover's clock. When a clock runs out, a bot moves for that seat (the caller asks the bot;
+:meth:`Table.expired` says whose) and the seat gets ``max(increment, 1 s)`` more.
+
+Bots. A bot-driven seat (a bot seat, an absent person's, or one its person handed to a
+bot) moves when the table says: :meth:`Table.due_bots` lists the seats whose bot's move
+is due at ``now`` (a move time after it could move, drawn by :class:`~.pacing.Pacing`),
+and :meth:`Table.bot_level` names the bot. The caller asks that bot for the seat's move
+from ``match.bot_info(seat)`` and submits it like any move.
+
+Pauses. When a move ends a deal or round (and not the match), the table pauses for
+``pacing.segment_pause`` seconds: no move is accepted, no bot is due, no clock runs.
+The pause ends early when every person at the table says :meth:`Table.ready`.
+:meth:`Table.next_wakeup` tells the caller when to look again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+from cardtable.errors import CardtableError, IllegalMove
+from cardtable.games.base import ANYONE, Applied, Game, Match
+from cardtable.table.pacing import Pacing
+
+#: After a flag falls, the bot's move for that seat buys it at least this much time.
+MIN_TIMEOUT_GRACE_MS: Final = 1000
+#: Refused move ids remembered per table (accepted ones are all remembered).
+REFUSED_MEMORY: Final = 512
+
+
+class Status(StrEnum):
+    """Where a table is in its life."""
+
+    WAITING = "waiting"  # seats still open
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Source(StrEnum):
+    """Who made an accepted move."""
+
+    PLAYER = "player"  # the seat's own client
+    BOT = "bot"  # a bot seat
+    SUBSTITUTE = "substitute"  # a bot standing in for an absent player (or handed the seat)
+    CLOCK = "clock"  # a bot moving because the seat's time ran out
+
+
+class TableError(CardtableError):
+    """A request the table refuses; ``code`` is machine-readable (see docs/protocol.md),
+    ``params`` the parameters of its message."""
+
+    def __init__(self, code: str, message: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params: Mapping[str, Any] = params or {}
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A clock per seat: ``initial_ms`` to start with, ``increment_ms`` added per move."""
+
+    initial_ms: int
+    increment_ms: int
+
+    def to_dict(self) -> dict[str, float]:
+        """As the API shows it, in seconds."""
+        return {"initial": self.initial_ms / 1000, "increment": self.increment_ms / 1000}
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored and compared only as SHA-256 digests."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat: a bot (``bot_level``) or a person (open until someone joins).
+
+    ``bot_level`` is a level (``easy``, ``medium``, ``hard``) or a bot of the registry
+    (``planner:16``); ``bot_speed`` its race speed in moves per second (``None``: the
+    level's speed of :class:`~.pacing.Pacing`).
+    """
+
+    index: int
+    bot_level: str | None = None
+    bot_speed: float | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    invite: str | None = None
+    #: A bot is moving for this absent person until they come back.
+    substituted: bool = False
+    #: The person's client is connected (bots are always present).
+    connected: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot seat (not a person)."""
+        return self.bot_level is not None
+
+    @property
+    def filled(self) -> bool:
+        """Taken by a bot or a person."""
+        return self.is_bot or self.token_hash is not None
+
+    @property
+    def bot_driven(self) -> bool:
+        """Its moves are made by a bot now (a bot seat or a substituted person)."""
+        return self.is_bot or self.substituted
+
+    def public(self) -> dict[str, Any]:
+        """What everyone may know about the seat."""
+        return {
+            "index": self.index,
+            "kind": "bot" if self.is_bot else ("human" if self.filled else "open"),
+            "name": self.name,
+            "level": self.bot_level,
+            "connected": self.is_bot or self.connected,
+            "substituted": self.substituted,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, for storage (the token only as its digest)."""
+        return {
+            "index": self.index,
+            "bot_level": self.bot_level,
+            "bot_speed": self.bot_speed,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "invite": self.invite,
+            "substituted": self.substituted,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Seat:
+        """Inverse of :meth:`to_dict` (a restored person counts as disconnected)."""
+        return cls(
+            index=int(data["index"]),
+            bot_level=data.get("bot_level"),
+            bot_speed=data.get("bot_speed"),
+            name=data.get("name"),
+            token_hash=data.get("token_hash"),
+            invite=data.get("invite"),
+            substituted=bool(data.get("substituted", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEntry:
+    """An accepted move: the version it produced, who, what, the client's id, by whom."""
+
+    version: int
+    seat: int
+    move: str
+    move_id: str | None
+    source: Source
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The table's answer to a move; a repeated move id gets the same one back.
+
+    ``outcome`` is ``"accepted"`` (with the ``entry`` and what the move did,
+    ``applied``), ``"stale"`` (answered with a resync) or ``"refused"``. A stale or refused
+    answer has a ``code`` (machine-readable), a ``message`` (English) and the message id
+    ``message_id`` with its ``params``, from which a face shows it in a player's language.
+    """
+
+    outcome: str
+    move_id: str | None
+    version: int
+    code: str | None = None
+    message: str | None = None
+    entry: MoveEntry | None = None
+    applied: Applied | None = None
+    message_id: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Table:
+    """The authority over one match (see the module docstring)."""
+
+    id: str
+    game: Game
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    time_control: TimeControl | None = None
+    rated: bool = True
+    status: Status = Status.WAITING
+    version: int = 0
+    seat_versions: list[int] = field(default_factory=list)
+    clocks_ms: list[int] | None = None
+    #: When the running clocks last started (``None`` while none runs).
+    clock_since: float | None = None
+    moves: list[MoveEntry] = field(default_factory=list)
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    match: Match | None = None
+    pacing: Pacing = field(default_factory=Pacing)
+    #: The bot that stands in for an absent person or plays a flagged clock's move.
+    stand_in_level: str = "medium"
+    #: While the table pauses between deals or rounds: when the pause ends.
+    paused_until: float | None = None
+    #: People who said they are ready during the pause.
+    ready_seats: set[int] = field(default_factory=set)
+    _accepted: dict[tuple[int, str], Answer] = field(default_factory=dict, repr=False)
+    _refused: OrderedDict[tuple[int, str], Answer] = field(default_factory=OrderedDict, repr=False)
+    _running: tuple[int, ...] = ()
+    #: When each bot-driven seat's next move is due.
+    _bot_due: dict[int, float] = field(default_factory=dict, repr=False)
+    _pace_rng: random.Random = field(default_factory=random.Random, repr=False)
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def create(
+        cls,
+        *,
+        table_id: str,
+        game: Game,
+        options: Mapping[str, Any],
+        seed: int,
+        bot_levels: Sequence[str | None],
+        invites: Sequence[str],
+        time_control: TimeControl | None = None,
+        rated: bool = True,
+        bot_names: Sequence[str] | None = None,
+        bot_speeds: Sequence[float | None] | None = None,
+        rematch_of: str | None = None,
+        pacing: Pacing | None = None,
+        stand_in_level: str = "medium",
+    ) -> Table:
+        """A new table; ``bot_levels[i]`` is a level for a bot seat, ``None`` for a person.
+
+        ``invites`` gives one secret invite code per seat (used by person seats only).
+        Raises :class:`TableError` for a bad seat count and ``BadOptions`` for bad options.
+        """
+        count = len(bot_levels)
+        info = game.info
+        if not info.min_players <= count <= info.max_players:
+            raise TableError(
+                "bad_table",
+                f"{info.name} is played by {info.min_players} to {info.max_players} players, "
+                f"not {count}",
+                {"game": info.name, "low": info.min_players, "high": info.max_players},
+            )
+        checked = game.check_options(options, count)
+        seats = []
+        for i, level in enumerate(bot_levels):
+            name = None
+            if level is not None:
+                # One name per level: the leaderboard shows how people fare against each.
+                name = bot_names[i] if bot_names else f"Bot ({level})"
+            seats.append(
+                Seat(
+                    index=i,
+                    bot_level=level,
+                    bot_speed=bot_speeds[i] if bot_speeds else None,
+                    name=name,
+                    invite=None if level else invites[i],
+                )
+            )
+        return cls(
+            id=table_id,
+            game=game,
+            options=checked,
+            seed=seed,
+            seats=seats,
+            time_control=time_control,
+            rated=rated,
+            seat_versions=[0] * count,
+            rematch_of=rematch_of,
+            pacing=pacing or Pacing(),
+            stand_in_level=stand_in_level,
+            _pace_rng=random.Random(f"pace/{table_id}/{seed}"),
+        )
+
+    # ------------------------------------------------------------------- seats
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat this token acts for, or ``None`` (a spectator / a wrong token)."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash == digest:
+                return seat.index
+        return None
+
+    def join(self, invite: str, name: str, token: str, now: float) -> int:
+        """Seat ``name`` with the seat whose invite code is ``invite``; returns the seat.
+
+        ``token`` becomes the seat's secret. The match starts as soon as every seat is
+        filled. Raises :class:`TableError` for an unknown invite or a taken seat.
+        """
+        for seat in self.seats:
+            if seat.invite is not None and seat.invite == invite:
+                if seat.filled:
+                    raise TableError(
+                        "seat_taken",
+                        f"seat {seat.index + 1} is already taken",
+                        {"seat": seat.index + 1},
+                    )
+                seat.name = name
+                seat.token_hash = hash_token(token)
+                self._bump(all_seats=False)
+                if all(s.filled for s in self.seats):
+                    self.start(now)
+                return seat.index
+        raise TableError("bad_invite", "this invite link does not belong to a seat here")
+
+    def start(self, now: float) -> None:
+        """Deal the match (the seats must be filled)."""
+        if self.status is not Status.WAITING:
+            raise TableError("not_waiting", "the match has already started")
+        if not all(s.filled for s in self.seats):
+            raise TableError("seats_open", "every seat must be filled first")
+        names = [s.name or f"Player {s.index + 1}" for s in self.seats]
+        self.match = self.game.new_match(seed=self.seed, players=names, options=self.options)
+        self.status = Status.PLAYING
+        if self.time_control is not None:
+            self.clocks_ms = [self.time_control.initial_ms] * len(self.seats)
+        self._bump(all_seats=True)
+        self._after_change(now)
+
+    def set_connected(self, seat: int, connected: bool) -> bool:
+        """Record whether the person in ``seat`` has a live connection; True if changed."""
+        target = self.seats[seat]
+        if target.is_bot or target.connected == connected:
+            return False
+        target.connected = connected
+        self._bump(all_seats=False)
+        return True
+
+    def set_substituted(self, seat: int, substituted: bool, now: float) -> bool:
+        """Hand a person's seat to a bot (they are away, or asked for it), or give it
+        back; True if changed.
+
+        The seat's clock stops while a bot plays for it and runs again on return. The
+        bot decides from ``match.bot_info(seat)``: what the seat may know, whoever
+        played it until now.
+        """
+        target = self.seats[seat]
+        if target.is_bot or target.substituted == substituted:
+            return False
+        if substituted and self.status is not Status.PLAYING:
+            return False
+        self._settle(now)
+        target.substituted = substituted
+        self._bump(all_seats=False)
+        self._after_change(now)
+        return True
+
+    # ------------------------------------------------------------------- moves
+    def submit(
+        self,
+        seat: int,
+        move: str | int,
+        *,
+        version: int | None,
+        move_id: str | None,
+        now: float,
+        source: Source = Source.PLAYER,
+    ) -> Answer:
+        """Judge ``seat``'s move, made against ``version``; apply it if it is good.
+
+        ``version`` ``None`` means "against the current state" (bots and clocks, which
+        move under the table's lock). A ``move_id`` seen before from the same seat gets
+        the earlier answer and is never applied twice.
+        """
+        self.tick(now)
+        key = (seat, move_id) if move_id is not None else None
+        if key is not None:
+            earlier = self._accepted.get(key) or self._refused.get(key)
+            if earlier is not None:
+                return earlier
+        answer = self._judge(seat, move, version=version, move_id=move_id, now=now, source=source)
+        if key is not None:
+            if answer.outcome == "accepted":
+                self._accepted[key] = answer
+            else:
+                self._refused[key] = answer
+                while len(self._refused) > REFUSED_MEMORY:
+                    self._refused.popitem(last=False)
+        return answer
+
+    def _refuse(
+        self,
+        move_id: str | None,
+        code: str,
+        message: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        message_id: str | None = None,
+    ) -> Answer:
+        return Answer(
+            "refused",
+            move_id,
+            self.version,
+            code=code,
+            message=message,
+            message_id=message_id or f"table.{code}",
+            params=dict(params or {}),
+        )
+
+    def _judge(
+        self,
+        seat: int,
+        move: str | int,
+        *,
+        version: int | None,
+        move_id: str | None,
+        now: float,
+        source: Source,
+    ) -> Answer:
+        if self.status is Status.WAITING:
+            return self._refuse(
+                move_id, "not_started", "the match has not started: seats are still open"
+            )
+        match = self.match
+        if self.status is Status.FINISHED or match is None:
+            return self._refuse(move_id, "finished", "the match is over")
+        if not 0 <= seat < len(self.seats):
+            return self._refuse(move_id, "no_seat", f"there is no seat {seat}", {"seat": seat})
+        if version is not None and version < self.seat_versions[seat]:
+            return Answer(
+                "stale",
+                move_id,
+                self.version,
+                code="stale",
+                message=(
+                    f"move made against version {version}, but your position changed at "
+                    f"version {self.seat_versions[seat]}: here is the current state"
+                ),
+                message_id="table.stale",
+                params={"version": version, "changed": self.seat_versions[seat]},
+            )
+        if version is not None and version > self.version:
+            return self._refuse(
+                move_id,
+                "bad_version",
+                f"version {version} is ahead of the table's {self.version}",
+                {"version": version, "table": self.version},
+            )
+        if self.paused_until is not None:
+            seconds = max(0, round(self.paused_until - now))
+            return self._refuse(
+                move_id,
+                "paused",
+                f"the {match.info.segment} is over: the next one starts in {seconds} s",
+                {"segment": match.info.segment, "seconds": seconds},
+            )
+        to_move = match.to_move()
+        if to_move != ANYONE and to_move != seat:
+            return self._refuse(move_id, "not_your_turn", "it is not your turn")
+        try:
+            applied = match.apply(seat, move)
+        except IllegalMove as exc:
+            return self._refuse(
+                move_id, "illegal", str(exc), exc.params, message_id=exc.code or "illegal"
+            )
+        except CardtableError as exc:
+            return self._refuse(move_id, "illegal", str(exc), message_id="illegal")
+        self._settle(now)
+        entry = MoveEntry(self.version + 1, seat, applied.text, move_id, source)
+        self.moves.append(entry)
+        self.version += 1
+        for affected in applied.affected:
+            self.seat_versions[affected] = self.version
+        if self.clocks_ms is not None and self.time_control is not None:
+            extra = self.time_control.increment_ms
+            if source is Source.CLOCK:
+                self.clocks_ms[seat] = max(extra, MIN_TIMEOUT_GRACE_MS)
+            else:
+                self.clocks_ms[seat] += extra
+        self._bot_due.pop(seat, None)
+        if match.is_terminal():
+            self.status = Status.FINISHED
+            self.seat_versions = [self.version] * len(self.seats)
+        elif applied.segment_ended and self.pacing.segment_pause > 0:
+            self.paused_until = now + self.pacing.segment_pause
+            self.ready_seats = set()
+            self._bot_due.clear()
+        self._after_change(now)
+        return Answer("accepted", move_id, self.version, entry=entry, applied=applied)
+
+    def legal_moves(self, seat: int) -> list[str]:
+        """What ``seat`` may play now (empty when it may not move, or during a pause)."""
+        if self.status is not Status.PLAYING or self.match is None or self.paused_until:
+            return []
+        to_move = self.match.to_move()
+        if to_move != ANYONE and to_move != seat:
+            return []
+        return self.match.legal_moves(seat)
+
+    def _may_move(self) -> Sequence[int]:
+        """Seats that could move now if the table let them (pauses aside)."""
+        match = self.match
+        if self.status is not Status.PLAYING or match is None:
+            return ()
+        to_move = match.to_move()
+        if to_move == ANYONE:
+            return [s for s in range(len(self.seats)) if match.legal_actions(s)]
+        return (to_move,) if to_move is not None else ()
+
+    # ------------------------------------------------------------------- bots
+    def bot_level(self, seat: int) -> str:
+        """The bot that moves for ``seat``: its own level, or the stand-in's."""
+        return self.seats[seat].bot_level or self.stand_in_level
+
+    def bot_speed(self, seat: int) -> float:
+        """Moves per second of the bot playing ``seat`` in a race."""
+        target = self.seats[seat]
+        if target.bot_speed is not None:
+            return target.bot_speed
+        return self.pacing.speed_of(self.bot_level(seat))
+
+    def bot_seats_to_move(self) -> list[int]:
+        """Bot-driven seats that may move now (whether or not their move is due yet)."""
+        if self.paused_until is not None:
+            return []
+        return [s for s in self._may_move() if self.seats[s].bot_driven]
+
+    def due_bots(self, now: float) -> list[int]:
+        """Bot-driven seats whose move is due at ``now``: ask each one's bot and submit."""
+        self.tick(now)
+        return sorted(s for s, due in self._bot_due.items() if due <= now)
+
+    def bot_delayed(self, seat: int, now: float) -> None:
+        """The bot of ``seat`` could not move (it must think again): due again at once
+        unless the seat may no longer move."""
+        if seat in self.bot_seats_to_move():
+            self._bot_due[seat] = now
+
+    def _schedule_bots(self, now: float) -> None:
+        """Give every bot-driven seat that may move a due time, and drop the others."""
+        movable = set(self.bot_seats_to_move())
+        for seat in list(self._bot_due):
+            if seat not in movable:
+                del self._bot_due[seat]
+        realtime = self.game.info.realtime
+        for seat in sorted(movable - self._bot_due.keys()):
+            self._bot_due[seat] = now + self.pacing.bot_delay(
+                realtime=realtime, speed=self.bot_speed(seat), rng=self._pace_rng
+            )
+
+    # ------------------------------------------------------------------ pauses
+    def ready(self, seat: int, now: float) -> bool:
+        """The person in ``seat`` is ready for the next deal or round. The pause ends
+        when every person present (connected and not handed to a bot) is ready; True if
+        it ended."""
+        if self.paused_until is None:
+            return False
+        self.ready_seats.add(seat)
+        people = {s.index for s in self.seats if not s.bot_driven and s.filled and s.connected}
+        if people <= self.ready_seats:
+            self._resume(now)
+            return True
+        return False
+
+    def tick(self, now: float) -> None:
+        """Let time pass: end a pause whose time is up."""
+        if self.paused_until is not None and now >= self.paused_until:
+            self._resume(now)
+
+    def _resume(self, now: float) -> None:
+        self.paused_until = None
+        self.ready_seats = set()
+        self._bump(all_seats=True)
+        self._after_change(now)
+
+    def next_wakeup(self) -> float | None:
+        """When something next happens by itself: a pause ends, a bot's move is due or
+        a clock runs out (``None``: nothing until someone moves)."""
+        times = [t for t in (self.paused_until, self.next_deadline()) if t is not None]
+        times.extend(self._bot_due.values())
+        return min(times) if times else None
+
+    # ------------------------------------------------------------------ clocks
+    def _after_change(self, now: float) -> None:
+        self._restart_clocks(now)
+        self._schedule_bots(now)
+
+    def _settle(self, now: float) -> None:
+        """Charge the running clocks for the time since they started."""
+        if self.clocks_ms is None or self.clock_since is None:
+            return
+        spent = max(0, round((now - self.clock_since) * 1000))
+        for seat in self._running:
+            self.clocks_ms[seat] = max(0, self.clocks_ms[seat] - spent)
+        self.clock_since = now
+
+    def _restart_clocks(self, now: float) -> None:
+        if self.clocks_ms is None or self.paused_until is not None:
+            self._running = ()
+            self.clock_since = None
+            return
+        # Bots have budgets, not clocks: a bot-driven seat's clock stands still.
+        self._running = tuple(s for s in self._may_move() if not self.seats[s].bot_driven)
+        self.clock_since = now if self._running else None
+
+    def clocks(self, now: float) -> list[float] | None:
+        """Seconds left on each clock at ``now`` (``None`` without a time control)."""
+        if self.clocks_ms is None:
+            return None
+        spent = 0 if self.clock_since is None else max(0, round((now - self.clock_since) * 1000))
+        return [
+            max(0, ms - (spent if i in self._running else 0)) / 1000
+            for i, ms in enumerate(self.clocks_ms)
+        ]
+
+    def next_deadline(self) -> float | None:
+        """When the first running clock runs out (``None`` when none runs)."""
+        if self.clocks_ms is None or self.clock_since is None or not self._running:
+            return None
+        return self.clock_since + min(self.clocks_ms[s] for s in self._running) / 1000
+
+    def expired(self, now: float) -> list[int]:
+        """Seats whose clock has run out at ``now``: a bot must move for each."""
+        self.tick(now)
+        if self.status is not Status.PLAYING or self.paused_until is not None:
+            return []
+        self._settle(now)
+        if self.clocks_ms is None:
+            return []
+        return [s for s in self._running if self.clocks_ms[s] <= 0 and self.legal_moves(s)]
+
+    # ------------------------------------------------------------------- views
+    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+        """Everything one recipient may see: their own view only (see docs/protocol.md)."""
+        match = self.match
+        view = match.view(seat) if match is not None else None
+        to_move = match.to_move() if match is not None else None
+        return {
+            "table": self.id,
+            "game": self.game.info.name,
+            "status": self.status.value,
+            "version": self.version,
+            "seat": seat,
+            "seats": [s.public() for s in self.seats],
+            "to_move": None if to_move is None else ("anyone" if to_move == ANYONE else to_move),
+            "view": view,
+            "legal_moves": self.legal_moves(seat) if seat is not None else [],
+            "clocks": self.clocks(now),
+            "pause": None
+            if self.paused_until is None
+            else {
+                "seconds": max(0.0, round(self.paused_until - now, 1)),
+                "ready": sorted(self.ready_seats),
+            },
+            "result": match.result().to_dict()
+            if match is not None and self.status is Status.FINISHED
+            else None,
+            "rematch": self.rematch_id,
+        }
+
+    def info(self) -> dict[str, Any]:
+        """The public facts of the table, for listings."""
+        return {
+            "id": self.id,
+            "game": self.game.info.name,
+            "options": self.options,
+            "status": self.status.value,
+            "version": self.version,
+            "seats": [s.public() for s in self.seats],
+            "time_control": self.time_control.to_dict() if self.time_control else None,
+            "rated": self.rated,
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch_id,
+        }
+
+    # ----------------------------------------------------------------- storage
+    def meta(self) -> dict[str, Any]:
+        """The table's mutable state apart from its moves, for storage."""
+        return {
+            "seats": [s.to_dict() for s in self.seats],
+            "seat_versions": list(self.seat_versions),
+            "clocks_ms": list(self.clocks_ms) if self.clocks_ms is not None else None,
+            "rematch_id": self.rematch_id,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        *,
+        table_id: str,
+        game: Game,
+        options: Mapping[str, Any],
+        seed: int,
+        time_control: TimeControl | None,
+        rated: bool,
+        status: Status,
+        version: int,
+        meta: Mapping[str, Any],
+        moves: Sequence[MoveEntry],
+        rematch_of: str | None,
+        now: float,
+        pacing: Pacing | None = None,
+        stand_in_level: str = "medium",
+    ) -> Table:
+        """Rebuild a table from storage, replaying its moves through the engine.
+
+        A pause is not restored: a restarted table goes on at once.
+        """
+        seats = [Seat.from_dict(s) for s in meta["seats"]]
+        table = cls(
+            id=table_id,
+            game=game,
+            options=dict(options),
+            seed=seed,
+            seats=seats,
+            time_control=time_control,
+            rated=rated,
+            status=status,
+            version=version,
+            seat_versions=[int(v) for v in meta["seat_versions"]],
+            clocks_ms=list(meta["clocks_ms"]) if meta.get("clocks_ms") is not None else None,
+            rematch_of=rematch_of,
+            rematch_id=meta.get("rematch_id"),
+            pacing=pacing or Pacing(),
+            stand_in_level=stand_in_level,
+            _pace_rng=random.Random(f"pace/{table_id}/{seed}/{version}"),
+        )
+        if status is not Status.WAITING:
+            names = [s.name or f"Player {s.index + 1}" for s in seats]
+            match = game.new_match(seed=seed, players=names, options=table.options)
+            for entry in moves:
+                match.apply(entry.seat, entry.move)
+                table.moves.append(entry)
+                if entry.move_id is not None:
+                    table._accepted[(entry.seat, entry.move_id)] = Answer(
+                        "accepted", entry.move_id, entry.version, entry=entry
+                    )
+            table.match = match
+            table._after_change(now)
+        return table
+
+    def _bump(self, *, all_seats: bool) -> None:
+        self.version += 1
+        if all_seats:
+            self.seat_versions = [self.version] * len(self.seats)

@@ -1,0 +1,159 @@
+"""The shared table's pacing: bot move times, the pause between rounds and deals (S17).
+
+The server and the terminal app both drive :class:`cardtable.table.Table`, so these
+tests pin the behaviour both show: after a Spy round ends the table pauses, refuses
+moves, runs no bot and no clock, and goes on when the pause is over or every person at
+the table is ready.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtable.errors import BadOptions
+from cardtable.games.registry import find_game
+from cardtable.table import Pacing, Source, Status, Table, TimeControl, parse_speed
+
+SPY = find_game("spy")
+CANDIDATE = find_game("candidate")
+
+
+def spy_table(*, bots: tuple[str | None, ...] = (None, "easy"), rounds: int = 2, **kw) -> Table:
+    table = Table.create(
+        table_id="t1",
+        game=SPY,
+        options={"rounds": rounds},
+        seed=5,
+        bot_levels=list(bots),
+        invites=[f"inv{i}" for i in range(len(bots))],
+        **kw,
+    )
+    for i, level in enumerate(bots):
+        if level is None:
+            table.join(f"inv{i}", f"P{i}", f"tok{i}", now=0.0)
+            table.set_connected(i, True)
+    return table
+
+
+def end_spy_round(table: Table, now: float) -> None:
+    """Every seat resigns: the round ends with no winner (S13, S14)."""
+    for seat in range(len(table.seats)):
+        answer = table.submit(seat, "resign", version=None, move_id=None, now=now)
+        assert answer.outcome == "accepted", answer
+
+
+def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    end_spy_round(table, now=10.0)
+    assert table.status is Status.PLAYING
+    assert table.paused_until == pytest.approx(18.0)
+    refused = table.submit(0, "turn", version=None, move_id=None, now=11.0)
+    assert refused.outcome == "refused"
+    assert refused.code == "paused"
+    assert refused.params == {"segment": "round", "seconds": 7}
+    assert table.legal_moves(0) == []
+    assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": []}
+    assert table.next_wakeup() == pytest.approx(18.0)
+    table.tick(18.0)
+    assert table.paused_until is None
+    assert table.submit(0, "turn", version=None, move_id=None, now=18.5).outcome == "accepted"
+
+
+def test_pause_ends_when_every_person_is_ready() -> None:
+    table = spy_table(bots=(None, None, "easy"))
+    end_spy_round(table, now=1.0)
+    assert table.paused_until is not None
+    assert not table.ready(0, 2.0)
+    assert table.paused_until is not None
+    assert table.ready(1, 2.5)
+    assert table.paused_until is None
+
+
+def test_bots_wait_out_the_pause_then_move_at_their_pace() -> None:
+    table = spy_table(bots=(None, "hard"), pacing=Pacing(segment_pause=5.0))
+    due = table.next_wakeup()
+    assert due is not None
+    assert 0 < due < 5
+    assert table.due_bots(due) == [1]
+    end_spy_round(table, now=due)
+    assert table.due_bots(due + 4.9) == []
+    table.tick(due + 5.0)
+    assert table.due_bots(due + 5.0) == []  # a fresh move time starts now
+    nxt = table.next_wakeup()
+    assert nxt is not None
+    assert nxt > due + 5.0
+    assert table.due_bots(nxt) == [1]
+
+
+def test_clocks_stand_still_during_the_pause() -> None:
+    table = spy_table(
+        bots=(None, None), time_control=TimeControl(initial_ms=60_000, increment_ms=0)
+    )
+    end_spy_round(table, now=10.0)
+    clocks = table.clocks(10.0)
+    assert table.clocks(15.0) == clocks
+    table.tick(30.0)
+    assert table.clocks(31.0) == [c - 1.0 for c in clocks]  # running again
+
+
+def test_no_pause_after_the_last_round() -> None:
+    table = spy_table(bots=(None, None), rounds=1)
+    end_spy_round(table, now=3.0)
+    assert table.status is Status.FINISHED
+    assert table.paused_until is None
+    assert table.next_wakeup() is None
+
+
+def test_candidate_pauses_between_deals() -> None:
+    table = Table.create(
+        table_id="c1",
+        game=CANDIDATE,
+        options={"deals": 2},
+        seed=3,
+        bot_levels=["easy", "easy"],
+        invites=["a", "b"],
+        pacing=Pacing(segment_pause=4.0, turn_delay=0.0),
+    )
+    table.start(0.0)
+    rng = random.Random(0)
+    now = 0.0
+    while table.paused_until is None:
+        seats = table.due_bots(now)
+        assert seats, "a bot is always due in a bot-only turn-based game"
+        seat = seats[0]
+        assert table.match is not None
+        move = rng.choice(table.match.legal_moves(seat))
+        answer = table.submit(seat, move, version=None, move_id=None, now=now, source=Source.BOT)
+        assert answer.outcome == "accepted"
+        now += 0.01
+    assert table.match is not None
+    assert table.match.segment() == 2
+    assert table.due_bots(now + 3.9) == []
+    assert table.due_bots(now + 4.0) != []
+
+
+def test_race_bot_speeds_come_from_one_table() -> None:
+    pacing = Pacing()
+    assert pacing.speed_of("easy") == parse_speed("slow")
+    assert pacing.speed_of("medium") == parse_speed("steady")
+    assert pacing.speed_of("hard") == parse_speed("quick")
+    rng = random.Random(7)
+    times = [pacing.move_time(2.0, rng) for _ in range(4000)]
+    assert sum(times) / len(times) == pytest.approx(0.5, rel=0.05)  # mean 1 / speed
+    with pytest.raises(BadOptions, match="bad speed"):
+        parse_speed("warp")
+
+
+def test_a_seat_handed_to_a_bot_is_scheduled_and_given_back() -> None:
+    table = spy_table(bots=(None, None))
+    assert table.bot_seats_to_move() == []
+    assert table.set_substituted(0, True, now=1.0)
+    assert table.bot_seats_to_move() == [0]
+    assert table.bot_level(0) == "medium"
+    wake = table.next_wakeup()
+    assert wake is not None
+    assert table.due_bots(wake) == [0]
+    assert table.set_substituted(0, False, now=wake)
+    assert table.due_bots(wake + 100) == []
