@@ -19,10 +19,12 @@ from typing import Any
 from cardtable.cards import KIND_TEXT, Card
 from cardtable.errors import IllegalMove
 from cardtable.games.candidate.actions import PILE_LETTERS
+from cardtable.games.candidate.deal import Piles
 from cardtable.games.candidate.events import Event
+from cardtable.games.candidate.explain import deal_over
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.scoring import winners as best_players
-from cardtable.games.candidate.state import CandidateState, Piles
+from cardtable.games.candidate.state import CandidateState
 from cardtable.messages import make_refusal
 from cardtable.record import RecordReader
 
@@ -170,7 +172,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
         for j, text in enumerate(deal.moves):
             where = f"deal {i + 1}, move {j + 1}"
             if state.is_terminal() or state.deal_number != i + 1:
-                raise make_refusal("candidate.deal_over", deal=i + 1).illegal(text).at(where)
+                raise IllegalMove(deal_over(i + 1)).at(where, text)
             player = state.current_player
             try:
                 events = state.apply(text)
