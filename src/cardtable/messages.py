@@ -35,6 +35,7 @@ A parameter's kind follows from its name:
 ``card``, ``*_card``   one card's plain text (``QS``): in Ukrainian ``Д♠``
 ``cards``, ``*_cards`` card texts separated by single spaces
 ``rank``, ``*_rank``   a rank (``2``…``10``, ``J``, ``Q``, ``K``, ``A``): ``В Д К Т``
+``ranks``, ``*_ranks`` ranks joined by ``-`` (a run: ``9-10-J``)
 ``suit``, ``*_suit``   a suit letter (``S H D C``): in Ukrainian ``♠ ♥ ♦ ♣``
 ``term``, ``*_term``   the id of a ``term.*`` entry, shown in the language
 anything else          as it is
@@ -105,6 +106,22 @@ _CATALOG: dict[str, dict[str, str]] = {
     "term.full_deck": {"en": "a full deck", "uk": "повна колода"},
     "term.both_players_cards": {"en": "the two players' cards", "uk": "карти обох гравців"},
     "term.player_cards": {"en": "a player's cards", "uk": "карти гравця"},
+    "term.decision_deal": {
+        "en": "deal the hands: deal S, H, D or C",
+        "uk": "роздати руки: deal S, H, D або C",
+    },
+    "term.decision_lobby": {
+        "en": "turn a lobby card: lobby X for a non-empty pile X",
+        "uk": "відкрити карту лобі: lobby X для непорожньої стопки X",
+    },
+    "term.decision_draw": {
+        "en": "draw a card: draw X for a non-empty pile X",
+        "uk": "добрати карту: draw X для непорожньої стопки X",
+    },
+    "term.decision_play": {
+        "en": "play cards onto the lobby or pass",
+        "uk": "покласти карти в лобі або пасувати",
+    },
     # -- cards (cardtable.cards) ----------------------------------------------------
     "card.not_suit": {
         "en": "{text!r} is not a suit: expected one of S, H, D, C (or ♠ ♥ ♦ ♣)",
@@ -427,6 +444,60 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "матч закінчено: ходів більше немає",
     },
     "candidate.not_your_turn": {"en": "it is not your turn", "uk": "зараз не ваш хід"},
+    # -- Candidate: the rules (games/candidate/explain.py; C7, C8, C12) ------------
+    "candidate.not_a_move": {
+        "en": "{action} is not a move (action ids run from 0 to {last})",
+        "uk": "{action} — не хід (номери дій — від 0 до {last})",
+    },
+    "candidate.wrong_decision": {
+        "en": "now is not the time for that: the player to move must {wanted_term}",
+        "uk": "зараз не час для цього: гравець, що ходить, має {wanted_term}",
+    },
+    "candidate.pile_empty": {
+        "en": "pile {pile_suit} is empty",
+        "uk": "стопка {pile_suit} порожня",
+    },
+    "candidate.may_not_pass": {
+        "en": "the piles are used up and the lobby is empty: the leader must start the "
+        "lobby with a card from hand and may not pass (C12)",
+        "uk": "стопки скінчилися, а лобі порожнє: той, хто ходить першим, мусить почати "
+        "лобі картою з руки й не може пасувати (C12)",
+    },
+    "candidate.not_held": {
+        "en": "you do not hold {card}",
+        "uk": "у вас немає {card}",
+    },
+    "candidate.held_fewer": {
+        "en": "you hold {card} only {held} times, not {count}",
+        "uk": "у вас {card} лише {held:# раз|# рази|# разів}, а не {count}",
+    },
+    "candidate.move_not_legal": {
+        "en": "that move is not legal now",
+        "uk": "зараз такий хід не дозволено",
+    },
+    "candidate.lobby_not_continued": {
+        "en": "{card} does not continue the lobby {lobby_card}: the next card must be "
+        "a {next_rank} (a run) or a {rank} (a set)",
+        "uk": "{card} не продовжує лобі {lobby_card}: наступна карта має бути "
+        "{next_rank} (сходинки) або {rank} (набір)",
+    },
+    "candidate.lobby_not_continued_at_ace": {
+        "en": "{card} does not continue the lobby {lobby_card}: the next card must be "
+        "a {rank} (a set)",
+        "uk": "{card} не продовжує лобі {lobby_card}: наступна карта може бути лише {rank} (набір)",
+    },
+    "candidate.set_not_continued": {
+        "en": "{card} does not continue the set of {rank}s: the next card must be a {rank}",
+        "uk": "{card} не продовжує набір значення {rank}: наступна карта має бути {rank}",
+    },
+    "candidate.run_not_continued": {
+        "en": "{card} does not continue the run {run_ranks}: the next card must be a {next_rank}",
+        "uk": "{card} не продовжує сходинки {run_ranks}: наступна карта має бути {next_rank}",
+    },
+    "candidate.run_ends_at_ace": {
+        "en": "{card} does not continue the run {run_ranks}: a run stops at A (C7)",
+        "uk": "{card} не продовжує сходинки {run_ranks}: сходинки закінчуються на Т (C7)",
+    },
     # -- Candidate: records (games/candidate/records.py, options.py) ---------------
     "candidate.record_game": {
         "en": 'expected "candidate", got {got}',
@@ -540,14 +611,14 @@ def placeholders(template: str) -> frozenset[str]:
 
 
 def param_kind(name: str) -> str:
-    """What a parameter holds, from its name: ``card``, ``cards``, ``rank``, ``suit``,
-    ``term`` or ``text`` (shown as it is).
+    """What a parameter holds, from its name: ``card``, ``cards``, ``rank``, ``ranks``,
+    ``suit``, ``term`` or ``text`` (shown as it is).
 
     >>> param_kind("top_card"), param_kind("cards"), param_kind("got_term"), param_kind("pile")
     ('card', 'cards', 'term', 'text')
     """
     kind = name.rsplit("_", 1)[-1]
-    return kind if kind in ("card", "cards", "rank", "suit", "term") else "text"
+    return kind if kind in ("card", "cards", "rank", "ranks", "suit", "term") else "text"
 
 
 def _param_text(name: str, value: Any, lang: str) -> str:
@@ -560,6 +631,9 @@ def _param_text(name: str, value: Any, lang: str) -> str:
         return _SUIT_FACES[lang].get(str(value), str(value))
     if kind == "rank":
         return _RANK_FACES[lang].get(str(value), str(value))
+    if kind == "ranks":
+        faces = _RANK_FACES[lang]
+        return "-".join(faces.get(rank, rank) for rank in str(value).split("-"))
     if kind == "card":
         return _card(str(value), lang)
     return " ".join(_card(card, lang) for card in str(value).split(" ")) if value else ""

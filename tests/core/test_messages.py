@@ -31,6 +31,7 @@ SAMPLE: dict[str, Any] = {
     "card": "QS",
     "cards": "2S 7S",
     "rank": "J",
+    "ranks": "10-J-Q",
     "suit": "H",
     "term": "term.spade",
     "text": 3,
@@ -188,6 +189,19 @@ UKRAINIAN = [
         "карти обох гравців мають скласти рівно одну колоду з 52 карт; повторюються: Д♠; "
         "бракує: Д♥",
     ),
+    (
+        "candidate.wrong_decision",
+        {"wanted_term": "term.decision_draw"},
+        "зараз не час для цього: гравець, що ходить, має добрати карту: draw X для "
+        "непорожньої стопки X",
+    ),
+    (
+        "candidate.lobby_not_continued",
+        {"card": "JH", "lobby_card": "9S", "next_rank": "10", "rank": "9"},
+        "В♥ не продовжує лобі 9♠: наступна карта має бути 10 (сходинки) або 9 (набір)",
+    ),
+    ("candidate.held_fewer", {"card": "QS", "held": 1, "count": 2}, "у вас Д♠ лише 1 раз, а не 2"),
+    ("candidate.pile_empty", {"pile_suit": "D"}, "стопка ♦ порожня"),
     (
         "candidate.options_not_object",
         {},

@@ -215,3 +215,24 @@ async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -
         assert "(сходинки) або" in screen.status or "(набір)" in screen.status
         assert "is not a sequence" not in screen.status
         assert app.table.record() == before
+
+
+@sync
+async def test_tui_candidate_ukrainian_player_reads_the_rules_refusal_in_ukrainian() -> None:
+    """C7: a card that does not continue the lobby is refused by the engine's rules in
+    the app's language."""
+    app = candidate_app(seed=3, lang="uk")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        while app.table.decision != "play":
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+        view = app.table.view(0)
+        legal = set(view.legal_moves)
+        hand = view.hand or ()
+        bad = next(i for i, card in enumerate(hand) if f"play {card}" not in legal)
+        await pilot.press(str(bad + 1), "enter")
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.status.startswith(f"{card_label(hand[bad], 'uk')} не продовжує ")
+        assert "does not continue" not in screen.status

@@ -16,6 +16,7 @@ SAMPLES: dict[str, list[Any]] = {
     "card": ["QS", "10H", "AD", "8C"],
     "cards": ["2S 7S", "JD QH KC AS", "9H"],
     "rank": ["J", "8", "A", "10"],
+    "ranks": ["9-10-J", "Q-K-A", "2-3"],
     "suit": ["S", "H", "D", "C"],
     "term": ["term.spade", "term.json_string", "term.half_deck"],
     "text": ["ZZ", 3, "it's", 'a "b"', "tab\there"],
@@ -154,4 +155,12 @@ def test_a_ukrainian_player_is_refused_in_ukrainian(web_server: WebServer, brows
         "Такий хід не дозволено: Д♠ 9♦ — не послідовність: після Д♠ йде К (сходинки) або Д (набір)"
     )
     assert "not" not in text
+
+    # A move of the wrong kind for the decision (the rules, C3-C12), said in Ukrainian.
+    legal = page.evaluate("() => window.cardtableConnection.state.legal_moves")
+    decision = "play" if legal[0].split()[0] in ("play", "pass") else legal[0].split()[0]
+    text = refusal_toast(page, "deal S" if decision == "play" else "pass")
+    wanted = render("candidate.wrong_decision", {"wanted_term": f"term.decision_{decision}"}, "uk")
+    assert text == f"Такий хід не дозволено: {wanted}"
+    assert text.startswith("Такий хід не дозволено: зараз не час для цього: гравець, що ходить")
     context.close()

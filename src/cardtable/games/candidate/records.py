@@ -172,7 +172,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
         for j, text in enumerate(deal.moves):
             where = f"deal {i + 1}, move {j + 1}"
             if state.is_terminal() or state.deal_number != i + 1:
-                raise IllegalMove(deal_over(i + 1)).at(where, text)
+                raise deal_over(i + 1).illegal(text).at(where)
             player = state.current_player
             try:
                 events = state.apply(text)

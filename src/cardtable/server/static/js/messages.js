@@ -7,7 +7,8 @@
 //   {name:a}          with the English article: "a 7", "an 8", "an A"
 //   {name:f1|f2|f3}   a plural form for the number ("#" stands for it)
 //   {{ and }}         literal braces
-// A parameter's kind is the last part of its name: card, cards, rank, suit, term.
+// A parameter's kind is the last part of its name: card, cards, rank, ranks (joined
+// by "-"), suit, term.
 
 import { lang } from "./i18n.js";
 
@@ -66,6 +67,8 @@ function paramText(catalog, name, value) {
       return catalog.suits[text] ?? text;
     case "rank":
       return catalog.ranks[text] ?? text;
+    case "ranks":
+      return text.split("-").map((rank) => catalog.ranks[rank] ?? rank).join("-");
     case "card":
       return card(catalog, text);
     case "cards":
