@@ -146,13 +146,20 @@ class Resync(_Message):
 
 
 class Error(_Message):
-    """A refused message: a machine-readable ``code`` and a sentence for people."""
+    """A refused message: a machine-readable ``code`` and a sentence for people.
+
+    A move the rules refuse also carries the engine's ``message_id`` and ``params``:
+    the client says the refusal in the player's language from them (the messages come
+    from ``GET /api/messages``).
+    """
 
     type: Literal["error"]
     version: int | None
     code: str
     message: str
     move_id: str | None = None
+    message_id: str | None = None
+    params: dict[str, str | int] | None = None
 
 
 class Pong(_Message):

@@ -674,16 +674,20 @@ class Hub:
 
         table = live.table
 
-        def error(code: str, message: str, move_id: str | None = None) -> None:
-            conn.send(
-                {
-                    "type": "error",
-                    "version": live.table.version,
-                    "code": code,
-                    "message": message,
-                    "move_id": move_id,
-                }
-            )
+        def error(
+            code: str, message: str, move_id: str | None = None, answer: Answer | None = None
+        ) -> None:
+            reply: dict[str, Any] = {
+                "type": "error",
+                "version": live.table.version,
+                "code": code,
+                "message": message,
+                "move_id": move_id,
+            }
+            if answer is not None and answer.message_id is not None:
+                reply["message_id"] = answer.message_id  # says message in any language
+                reply["params"] = answer.params
+            conn.send(reply)
 
         if not conn.allow():
             if conn.abusive:
@@ -771,7 +775,7 @@ class Hub:
         elif answer.kind == "stale":
             conn.send(self._resync(live, conn, message.move_id, answer.message or "stale"))
         else:
-            error(answer.code or "refused", answer.message or "refused", message.move_id)
+            error(answer.code or "refused", answer.message or "refused", message.move_id, answer)
 
 
 def _bot_executor(settings: Settings) -> Executor:

@@ -163,7 +163,8 @@ class Answer:
     """The table's answer to a move; a repeated move id gets the same one back.
 
     ``kind`` is ``"accepted"``, ``"stale"`` (answered with a resync) or ``"refused"``
-    (with ``code`` and ``message``).
+    (with ``code`` and ``message``; a refusal by the rules also with the engine's
+    ``message_id`` and ``params``, which say ``message`` in the player's language).
     """
 
     kind: str
@@ -172,6 +173,8 @@ class Answer:
     code: str | None = None
     message: str | None = None
     entry: MoveEntry | None = None
+    message_id: str | None = None
+    params: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -387,7 +390,15 @@ class Table:
         try:
             applied = self.session.apply(seat, move)
         except IllegalMove as exc:
-            return refuse("illegal", str(exc))
+            return Answer(
+                "refused",
+                move_id,
+                self.version,
+                code="illegal",
+                message=str(exc),
+                message_id=exc.code,
+                params=dict(exc.params) if exc.code else None,
+            )
         except CardtableError as exc:
             return refuse("illegal", str(exc))
         self._settle(now)

@@ -6,6 +6,9 @@ rule: hints come from the bots, replays and summaries from the engines, so the b
 never re-implements a rule.
 
 - ``GET /api/rules/{game}?lang=en|uk`` — the rules page (docs/rules) as Markdown;
+- ``GET /api/messages?lang=en|uk`` — the engine's refusal messages in one language
+  (:func:`cardtable.messages.catalog_json`), from which the client says a refused
+  move's ``message_id`` and ``params`` in the player's language;
 - ``POST /api/tables/{id}/hint`` — the bot's suggestion for a seat (its token proves it);
 - ``GET /api/tables/{id}/summary`` — the replay summary (``docs/records.md``) of the match so far:
   the captures and scores of every deal (public facts only);
@@ -27,6 +30,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from cardtable.errors import CardtableError
+from cardtable.messages import catalog_json
 from cardtable.rules_text import rules_text
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -190,6 +194,14 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
             "result": row["result"],
             "steps": steps,
         }
+
+    @app.get("/api/messages", summary="Refusal messages", tags=["client"])
+    async def messages(
+        lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
+    ) -> dict[str, Any]:
+        """Every refusal message of the engines in ``lang``: templates by message id and
+        how the language writes ranks and suits (see :mod:`cardtable.messages`)."""
+        return catalog_json(lang)
 
     if static_dir is None or not (static_dir / "index.html").is_file():
         return

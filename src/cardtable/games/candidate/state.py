@@ -35,7 +35,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.errors import CardtableError, IllegalMove
+from cardtable.errors import CardtableError
 from cardtable.games.candidate.actions import (
     DRAW_BASE,
     LOBBY_BASE,
@@ -59,7 +59,7 @@ from cardtable.games.candidate.deal import (
 )
 from cardtable.games.candidate.determinise import resample_deal
 from cardtable.games.candidate.events import Event
-from cardtable.games.candidate.explain import explain
+from cardtable.games.candidate.explain import refusal
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.plays import (
     DEAL_ACTIONS,
@@ -540,7 +540,7 @@ class CandidateState(CandidatePosition):
             move = text
             if move is None and 0 <= action < NUM_ACTIONS:
                 move = action_to_text(action)
-            raise IllegalMove(explain(self, action), move=move)
+            raise refusal(self, action).illegal(move)
         events: list[Event] = []
         self._sink = events
         try:

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardtable.errors import IllegalMove
 from cardtable.games.base import ANYONE, Applied, GameInfo, MatchEvent, Result
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
@@ -36,6 +35,7 @@ from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
 from cardtable.games.spy.position import NO_LIMIT, Position
 from cardtable.games.spy.state import SpyState
 from cardtable.games.spy.views import SeatWindow
+from cardtable.messages import make_refusal
 
 __all__ = ["INFO", "SpyMatch"]
 
@@ -126,7 +126,7 @@ class SpyMatch:
             action = move
             shown = None
         if isinstance(action, int) and action // ACTIONS_PER_PLAYER != seat:
-            raise IllegalMove(f"you are player {seat}: a move must start with {seat}", shown)
+            raise make_refusal("spy.not_your_seat", seat=seat).illegal(shown)
         return action
 
     def apply(self, seat: int, move: int | str) -> Applied:

@@ -7,6 +7,7 @@ import { TableConnection } from "./conn.js";
 import { announce, h, hideToast, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./main.js";
+import { loadMessages, refusalText } from "./messages.js";
 import { SpyBoard } from "./spy.js";
 
 const BOARDS = { candidate: CandidateBoard, spy: SpyBoard };
@@ -69,7 +70,7 @@ function play(main, tableId, mine) {
 
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
     onState: (state, message) => render(state, message),
-    onError: (code, message) => showRefusal(code, message),
+    onError: (code, message, reply) => showRefusal(code, message, reply),
     onStatus: (kind, seconds, again) => {
       if (kind === "lost") {
         banner.hidden = false;
@@ -88,11 +89,16 @@ function play(main, tableId, mine) {
   // For tests and for the curious: the live connection of this page.
   window.cardtableConnection = conn;
 
-  function showRefusal(code, message) {
+  // The engines' refusals are said in the player's language (messages.js).
+  loadMessages().catch(() => {});
+
+  async function showRefusal(code, message, reply) {
     const key = `err_${code}`;
     let text;
-    if (code === "illegal") text = t("err_illegal", { detail: message });
-    else if (t(key) !== key) text = t(key);
+    if (code === "illegal") {
+      const said = reply ? await refusalText(reply.message_id, reply.params) : null;
+      text = t("err_illegal", { detail: said ?? message });
+    } else if (t(key) !== key) text = t(key);
     else text = t("err_generic", { detail: message });
     toast(text, "error");
     announce(text);
