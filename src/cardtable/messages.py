@@ -540,6 +540,52 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "unknown option (Candidate has only decks and deals)",
         "uk": "невідома опція («Кандидат» має лише decks і deals)",
     },
+    # -- the table (cardtable/table/table.py) ---------------------------------------
+    "table.not_started": {
+        "en": "the match has not started: seats are still open",
+        "uk": "партія ще не почалася: є вільні місця",
+    },
+    "table.finished": {"en": "the match is over", "uk": "партію закінчено"},
+    "table.no_seat": {"en": "there is no seat {seat}", "uk": "місця {seat} немає"},
+    "table.stale": {
+        "en": "move made against version {version}, but your position changed at "
+        "version {changed}: here is the current state",
+        "uk": "хід зроблено для версії {version}, але ваша позиція змінилася у версії "
+        "{changed}: ось поточний стан",
+    },
+    "table.bad_version": {
+        "en": "version {version} is ahead of the table's {table}",
+        "uk": "версія {version} новіша за версію столу {table}",
+    },
+    "table.paused_round": {
+        "en": "the round is over: the next one starts in {seconds} s",
+        "uk": "раунд закінчено: наступний почнеться за {seconds} с",
+    },
+    "table.paused_deal": {
+        "en": "the deal is over: the next one starts in {seconds} s",
+        "uk": "роздачу закінчено: наступна почнеться за {seconds} с",
+    },
+    "table.not_your_turn": {"en": "it is not your turn", "uk": "зараз не ваш хід"},
+    "table.seat_taken": {
+        "en": "seat {seat} is already taken",
+        "uk": "місце {seat} вже зайняте",
+    },
+    "table.bad_table": {
+        "en": "{game} is played by {low} to {high} players, not {count}",
+        "uk": "у {game} грають від {low} до {high} гравців, а не {count}",
+    },
+    "table.bad_invite": {
+        "en": "this invite link does not belong to a seat here",
+        "uk": "це запрошення не належить жодному місцю за цим столом",
+    },
+    "table.not_waiting": {
+        "en": "the match has already started",
+        "uk": "партія вже почалася",
+    },
+    "table.seats_open": {
+        "en": "every seat must be filled first",
+        "uk": "спершу мають бути зайняті всі місця",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

@@ -52,7 +52,8 @@ def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
     refused = table.submit(0, "turn", version=None, move_id=None, now=11.0)
     assert refused.outcome == "refused"
     assert refused.code == "paused"
-    assert refused.params == {"segment": "round", "seconds": 7}
+    assert refused.message_id == "table.paused_round"
+    assert refused.params == {"seconds": 7}
     assert table.legal_moves(0) == []
     assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": []}
     assert table.next_wakeup() == pytest.approx(18.0)
@@ -157,3 +158,55 @@ def test_a_seat_handed_to_a_bot_is_scheduled_and_given_back() -> None:
     assert table.due_bots(wake) == [0]
     assert table.set_substituted(0, False, now=wake)
     assert table.due_bots(wake + 100) == []
+
+
+def test_every_table_refusal_has_a_message_in_both_languages() -> None:
+    """Each refusal of the table renders from the catalog to its English message."""
+    from cardtable.messages import render
+    from cardtable.table import TableError
+
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    answers = [
+        table.submit(0, "turn", version=table.version + 5, move_id=None, now=1.0),
+        table.submit(0, "1 turn", version=None, move_id=None, now=1.0),
+        table.submit(0, "place points 9", version=None, move_id=None, now=1.0),
+        table.submit(9, "turn", version=None, move_id=None, now=1.0),
+    ]
+    table.submit(0, "turn", version=None, move_id=None, now=1.0)
+    answers.append(table.submit(0, "turn", version=1, move_id=None, now=1.0))  # stale
+    end_spy_round(table, now=2.0)
+    answers.append(table.submit(0, "turn", version=None, move_id=None, now=3.0))  # paused
+    waiting = Table.create(
+        table_id="w",
+        game=CANDIDATE,
+        options={},
+        seed=1,
+        bot_levels=[None, None],
+        invites=["a", "b"],
+    )
+    answers.append(waiting.submit(0, "pass", version=None, move_id=None, now=0.0))
+    for answer in answers:
+        assert answer.outcome in ("refused", "stale")
+        assert answer.message_id is not None, answer
+        assert answer.message is not None
+        # An engine refusal's message names the move before the reason.
+        assert answer.message.endswith(render(answer.message_id, answer.params, "en"))
+        assert render(answer.message_id, answer.params, "uk") not in answer.message
+    errors = []
+    for attempt in (
+        lambda: waiting.join("nope", "Ann", "t", 0.0),
+        lambda: waiting.start(0.0),
+        lambda: Table.create(
+            table_id="x",
+            game=CANDIDATE,
+            options={},
+            seed=1,
+            bot_levels=[None] * 3,
+            invites=["a", "b", "c"],
+        ),
+    ):
+        with pytest.raises(TableError) as caught:
+            attempt()
+        errors.append(caught.value)
+    for error in errors:
+        assert render(f"table.{error.code}", error.params, "en") == error.message

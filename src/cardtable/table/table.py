@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from cardtable.errors import CardtableError, IllegalMove
+from cardtable.errors import CardtableError
 from cardtable.games.base import ANYONE, Applied, Game, Match
 from cardtable.table.pacing import Pacing
 
@@ -274,7 +274,12 @@ class Table:
                 "bad_table",
                 f"{info.name} is played by {info.min_players} to {info.max_players} players, "
                 f"not {count}",
-                {"game": info.name, "low": info.min_players, "high": info.max_players},
+                {
+                    "game": info.name,
+                    "low": info.min_players,
+                    "high": info.max_players,
+                    "count": count,
+                },
             )
         checked = game.check_options(options, count)
         seats = []
@@ -424,6 +429,7 @@ class Table:
         *,
         message_id: str | None = None,
     ) -> Answer:
+        """A refusal; its message id is ``table.<code>`` unless given."""
         return Answer(
             "refused",
             move_id,
@@ -475,23 +481,31 @@ class Table:
             )
         if self.paused_until is not None:
             seconds = max(0, round(self.paused_until - now))
+            segment = match.info.segment
             return self._refuse(
                 move_id,
                 "paused",
-                f"the {match.info.segment} is over: the next one starts in {seconds} s",
-                {"segment": match.info.segment, "seconds": seconds},
+                f"the {segment} is over: the next one starts in {seconds} s",
+                {"seconds": seconds},
+                message_id=f"table.paused_{segment}",
             )
         to_move = match.to_move()
         if to_move != ANYONE and to_move != seat:
             return self._refuse(move_id, "not_your_turn", "it is not your turn")
         try:
             applied = match.apply(seat, move)
-        except IllegalMove as exc:
-            return self._refuse(
-                move_id, "illegal", str(exc), exc.params, message_id=exc.code or "illegal"
-            )
         except CardtableError as exc:
-            return self._refuse(move_id, "illegal", str(exc), message_id="illegal")
+            # IllegalMove, or a card text that does not parse: the engine's own message
+            # id, so a face says the reason in the player's language.
+            return Answer(
+                "refused",
+                move_id,
+                self.version,
+                code="illegal",
+                message=str(exc),
+                message_id=getattr(exc, "code", None),
+                params=dict(getattr(exc, "params", None) or {}),
+            )
         self._settle(now)
         entry = MoveEntry(self.version + 1, seat, applied.text, move_id, source)
         self.moves.append(entry)
