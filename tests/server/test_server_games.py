@@ -12,23 +12,24 @@ from server_helpers import Api, Client, ServerThread, clients
 from test_server_leak import check_no_leak
 
 from cardtable.cards import KIND_TEXT
+from cardtable.games.candidate.match import CandidateMatch
+from cardtable.games.spy.match import SpyMatch
 from cardtable.record import replay
-from cardtable.server.adapters import CandidateSession, SpySession
 
 SPY_ORDER = ("call", "place points", "place waste", "open points", "turn")
 
 
-def candidate_hidden(session: CandidateSession, seat: int | None) -> set[str]:
+def candidate_hidden(match: CandidateMatch, seat: int | None) -> set[str]:
     """Face-down cards: the other hand(s) and every pile (one deck: texts are unique)."""
-    state = session.state
+    state = match.state
     hidden = {KIND_TEXT[k] for p in (0, 1) if p != seat for k in state.hand(p)}
     hidden |= {KIND_TEXT[k] for suit in range(4) for k in state.pile(suit)}
     return hidden
 
 
-def spy_hidden(session: SpySession, seat: int | None) -> set[str]:
+def spy_hidden(match: SpyMatch, seat: int | None) -> set[str]:
     """S4-S5: racing decks and points piles under the top, hidden from everyone."""
-    state = session.state
+    state = match.state
     if state.round_over:
         return set()
     hidden: set[str] = set()
@@ -178,11 +179,11 @@ def test_a_killed_bot_worker_is_replaced_and_the_game_goes_on(real_server: Serve
             if ann.state and ann.state["legal_moves"]:
                 ann.move(ann.state["legal_moves"][0])
         assert bot_moved()
-        workers = list(getattr(hub.executor, "_processes", {}) or {})
+        workers = list(getattr(hub.bots.executor, "_processes", {}) or {})
         assert workers, "the bots think in worker processes"
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
         play_out([ann], eve, random.Random(6), race=False)
         assert eve.state is not None
         assert eve.state["status"] == "finished"
-    assert set(getattr(hub.executor, "_processes", {}) or {}).isdisjoint(workers)
+    assert set(getattr(hub.bots.executor, "_processes", {}) or {}).isdisjoint(workers)
