@@ -1,6 +1,7 @@
 // One table's WebSocket (docs/protocol.md): hello, moves with ids, acks, resyncs,
-// errors, and recovery by itself — reconnect with backoff, resend the unanswered move
-// with the same id (never applied twice), resync after any refusal.
+// errors, "ready" during the pause between deals or rounds, and recovery by itself —
+// reconnect with backoff, resend the unanswered move with the same id (never applied
+// twice), resync after any refusal.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const PING_MS = 20000;
@@ -10,7 +11,7 @@ export class TableConnection {
   /**
    * @param {string} tableId
    * @param {string|null} token  the seat's token, null to watch
-   * @param {object} handlers  onState(state, message), onError(code, message),
+   * @param {object} handlers  onState(state, message), onError(code, message, params),
    *   onStatus("open"|"lost"|"gone", seconds), onAck(ack)
    */
   constructor(tableId, token, handlers) {
@@ -126,6 +127,12 @@ export class TableConnection {
     this.send({ type: "sync", token: this.token });
   }
 
+  /** During the pause between deals or rounds: this seat is ready to go on. */
+  ready() {
+    if (!this.token || !this.state || !this.state.pause) return false;
+    return this.send({ type: "ready", token: this.token });
+  }
+
   receive(data) {
     this.lastHeard = Date.now();
     let message;
@@ -165,10 +172,11 @@ export class TableConnection {
         if (this.handlers.onAck) this.handlers.onAck(message);
         break;
       case "error":
+        if (message.code === "not_paused") break; // a late "ready": the table went on already
         if (this.pending && (message.move_id === this.pending.id || !message.move_id)) {
           this.pending = null;
         }
-        this.handlers.onError(message.code, message.message);
+        this.handlers.onError(message.code, message.message, message.params || {});
         // The table recovers by itself: ask for the whole state after any refusal.
         if (!["rate_limited", "no_table", "bad_token", "already_greeted"].includes(message.code)) {
           this.sync();
