@@ -138,7 +138,6 @@ class Hub:
         self.now = clock
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._rng = random.Random()
         self.moves_accepted = 0
 
     @property
@@ -503,7 +502,8 @@ class Hub:
             action = await self.bots.think(
                 game=table.game.info.name,
                 bot=bot,
-                seed=self._rng.getrandbits(63),
+                # One seed per table seat: a bot is made once per worker and reused.
+                seed=random.Random(f"{table.id}/{seat}").getrandbits(63),
                 info=match.bot_info(seat),
                 where=f"table {table.id} seat {seat}",
             )
