@@ -1,4 +1,4 @@
-"""Ranks, suits and cards, with the text forms of RECORDS.md.
+"""Ranks, suits and cards, with the text forms of ``docs/records.md`` (Cards).
 
 A card's plain text is its rank then its suit letter: ``QS``, ``10H``, ``2C``. The
 parser is generous, so that people and the seed texts can write cards their own way:
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from cardtable.errors import CardParseError
+from cardtable.messages import Refusal, make_refusal
 
 __all__ = [
     "KIND_TEXT",
@@ -79,7 +79,7 @@ class Suit(IntEnum):
         key = text.strip()
         suit = _SUIT_FROM_TEXT.get(key.upper(), _SUIT_FROM_SYMBOL.get(key))
         if suit is None:
-            raise CardParseError(f"{text!r} is not a suit: expected one of S, H, D, C (or ♠ ♥ ♦ ♣)")
+            raise make_refusal("card.not_suit", text=text).bad_card()
         return suit
 
 
@@ -119,10 +119,7 @@ class Rank(IntEnum):
         """
         rank = _RANK_FROM_TEXT.get(text.strip().upper())
         if rank is None:
-            raise CardParseError(
-                f"{text!r} is not a rank: expected 2-10, J, Q, K, A "
-                "(T for 10; Ukrainian В, Д, К, Т for J, Q, K, A)"
-            )
+            raise make_refusal("card.not_rank", text=text).bad_card()
         return rank
 
 
@@ -162,7 +159,6 @@ _RANK_PATTERN = "10|[2-9]|[TJQKAВДКТ]"
 # Whole-card pattern, matched against upper-cased text with all whitespace removed:
 # an optional symbol before, a rank, then a symbol or a Latin letter after.
 _CARD_RE = re.compile(rf"^([{_SYMBOLS}])?({_RANK_PATTERN})([{_SYMBOLS}]|[SHDC])?$")
-_EXPECTED = "expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H"
 
 #: Plain text of every kind, indexed by kind: ``KIND_TEXT[10] == "QS"``.
 KIND_TEXT: tuple[str, ...] = tuple(_RANK_TEXT[k % 13] + "SHDC"[k // 13] for k in range(NUM_KINDS))
@@ -203,7 +199,7 @@ class Card(NamedTuple):
     def from_kind(cls, kind: int, deck: int = 0) -> Card:
         """The card of a kind (0..51)."""
         if not 0 <= kind < NUM_KINDS:
-            raise CardParseError(f"{kind!r} is not a card kind: expected 0..51")
+            raise make_refusal("card.not_kind", value=repr(kind)).bad_card()
         return cls(Rank(kind % 13 + 2), Suit(kind // 13), deck)
 
     @classmethod
@@ -215,13 +211,13 @@ class Card(NamedTuple):
         compact = "".join(text.split()).replace("\ufe0f", "").upper()
         match = _CARD_RE.match(compact)
         if match is None:
-            raise CardParseError(_diagnose(text, compact))
+            raise _diagnose(text, compact).bad_card()
         before, rank_text, after = match.groups()
         if before and after:
-            raise CardParseError(f"{text!r} is not a card: it has two suits; {_EXPECTED}")
+            raise make_refusal("card.two_suits", text=text).bad_card()
         suit_text = before or after
         if suit_text is None:
-            raise CardParseError(f"{text!r} is not a card: the suit is missing; {_EXPECTED}")
+            raise make_refusal("card.no_suit", text=text).bad_card()
         suit = (
             _SUIT_FROM_SYMBOL[suit_text]
             if suit_text in _SUIT_FROM_SYMBOL
@@ -243,21 +239,15 @@ class Card(NamedTuple):
         return rank + self.suit.symbol
 
 
-def _diagnose(text: str, compact: str) -> str:
+def _diagnose(text: str, compact: str) -> Refusal:
     """A specific reason why ``text`` is not a card, for the error message."""
     if not compact:
-        return f"{text!r} is not a card: it is empty; {_EXPECTED}"
+        return make_refusal("card.empty", text=text)
     if "С" in compact:  # Cyrillic Es looks like C
-        return (
-            f"{text!r} is not a card: Cyrillic 'С' is not a suit; "
-            "use the Latin letters S, H, D, C or the symbols ♠ ♥ ♦ ♣"
-        )
+        return make_refusal("card.cyrillic_es", text=text)
     if compact[0] in "SHDC" and len(compact) > 1:
-        return (
-            f"{text!r} is not a card: a suit letter comes after the rank "
-            f"(write {compact[1:]}{compact[0]}); {_EXPECTED}"
-        )
-    return f"{text!r} is not a card: {_EXPECTED}"
+        return make_refusal("card.suit_first", text=text, fixed=compact[1:] + compact[0])
+    return make_refusal("card.not_card", text=text)
 
 
 _SPACE_AFTER_SYMBOL = re.compile(rf"([{_SYMBOLS}])\s+")

@@ -19,6 +19,10 @@ class CardtableError(ValueError):
 class CardParseError(CardtableError):
     """A card (or list of cards) could not be read from text.
 
+    ``reason`` is the English text (also the error's message); ``code`` is its stable
+    message id in :mod:`cardtable.messages` and ``params`` its parameters, from which a
+    face says it in the player's language (``None``: no id).
+
     >>> from cardtable.cards import Card
     >>> try:
     ...     Card.parse("1X")
@@ -26,6 +30,18 @@ class CardParseError(CardtableError):
     ...     print(exc)
     '1X' is not a card: expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H
     """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ):
+        self.reason = reason
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
+        super().__init__(reason)
 
 
 class BadOptions(CardtableError):
@@ -78,7 +94,7 @@ class IllegalMove(CardtableError):
 
 
 class BadRecord(CardtableError):
-    """A game record that is not well formed (RECORDS.md): bad JSON, an unknown or
+    """A game record that is not well formed (``docs/records.md``): bad JSON, an unknown or
     missing field, a wrong type, or pile contents that do not add up.
 
     ``field`` is the path of the offending field, e.g. ``deals[0].piles.S``; ``code``

@@ -1,4 +1,4 @@
-"""Game records (shared/RECORDS.md): load, validate, write and replay.
+"""Game records (``docs/records.md``): load, validate, write and replay.
 
 A record is a JSON document: the rule options, the order of every card and every move.
 It holds no derived state; replaying it derives everything. This module does the parts
@@ -21,6 +21,7 @@ from cardtable.cards import parse_card_kind
 from cardtable.errors import BadRecord, CardParseError
 from cardtable.games.base import Replay
 from cardtable.games.registry import GAME_NAMES, find_game
+from cardtable.messages import make_refusal
 
 __all__ = [
     "RecordReader",
@@ -37,11 +38,11 @@ def load_record(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadRecord(
-            "", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from None
+        raise make_refusal(
+            "record.bad_json", detail=exc.msg, line=exc.lineno, column=exc.colno
+        ).bad_record("") from None
     if not isinstance(data, dict):
-        raise BadRecord("", f"expected a JSON object, got {_json_type(data)}")
+        raise make_refusal("record.top_not_object", got_term=_json_term(data)).bad_record("")
     return data
 
 
@@ -50,9 +51,11 @@ def read_record_file(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadRecord("", f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+        raise make_refusal(
+            "record.unreadable", path=str(path), detail=str(exc.strerror or exc)
+        ).bad_record("") from None
     except UnicodeDecodeError:
-        raise BadRecord("", f"{str(path)!r} is not UTF-8 text") from None
+        raise make_refusal("record.not_utf8", path=str(path)).bad_record("") from None
     return load_record(text)
 
 
@@ -86,10 +89,11 @@ def _dump(value: Any, depth: int) -> str:
 def game_of(record: Mapping[str, Any]) -> str:
     """The record's ``game`` field, checked."""
     game = record.get("game")
+    games = ", ".join(GAME_NAMES)
     if game is None:
-        raise BadRecord("game", "missing: expected one of " + ", ".join(GAME_NAMES))
+        raise make_refusal("record.game_missing", games=games).bad_record("game")
     if game not in GAME_NAMES:
-        raise BadRecord("game", f"unknown game {game!r}: expected one of " + ", ".join(GAME_NAMES))
+        raise make_refusal("record.game_unknown", got=repr(game), games=games).bad_record("game")
     return str(game)
 
 
@@ -113,31 +117,32 @@ def new_record(
     return find_game(game).new_record(seed=seed, players=names, options=options or {})
 
 
-def _json_type(value: object) -> str:
+def _json_term(value: object) -> str:
+    """The message term naming the JSON type of ``value`` ("a string", …)."""
     if value is None:
-        return "null"
+        return "term.json_null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "term.json_boolean"
     if isinstance(value, int | float):
-        return "a number"
+        return "term.json_number"
     if isinstance(value, str):
-        return "a string"
+        return "term.json_string"
     if isinstance(value, list):
-        return "a list"
-    return "an object"
+        return "term.json_list"
+    return "term.json_object"
 
 
 class RecordReader:
     """Field-checking helpers that name the field in every error.
 
-    Paths are written as in RECORDS.md: ``deals[0].piles.S``.
+    Paths are written as in ``docs/records.md`` (Errors): ``deals[0].piles.S``.
     """
 
     @staticmethod
     def as_object(value: Any, field: str) -> Mapping[str, Any]:
         """``value`` must be a JSON object."""
         if not isinstance(value, Mapping):
-            raise BadRecord(field, f"expected an object, got {_json_type(value)}")
+            raise make_refusal("value.not_object", got_term=_json_term(value)).bad_record(field)
         return value
 
     @staticmethod
@@ -154,44 +159,48 @@ class RecordReader:
         prefix = f"{field}." if field else ""
         for key in required:
             if key not in obj:
-                raise BadRecord(prefix + key, "missing (this field is required)")
+                raise make_refusal("record.field_missing").bad_record(prefix + key)
         for key in obj:
             if key not in allowed:
                 known = ", ".join(sorted(allowed))
-                raise BadRecord(prefix + str(key), f"unknown field (expected only {known})")
+                raise make_refusal("record.field_unknown", known=known).bad_record(
+                    prefix + str(key)
+                )
 
     @staticmethod
     def as_list(value: Any, field: str) -> Sequence[Any]:
         """``value`` must be a JSON list."""
         if not isinstance(value, list):
-            raise BadRecord(field, f"expected a list, got {_json_type(value)}")
+            raise make_refusal("value.not_list", got_term=_json_term(value)).bad_record(field)
         return value
 
     @staticmethod
     def as_str(value: Any, field: str) -> str:
         """``value`` must be a JSON string."""
         if not isinstance(value, str):
-            raise BadRecord(field, f"expected a string, got {_json_type(value)}")
+            raise make_refusal("value.not_string", got_term=_json_term(value)).bad_record(field)
         return value
 
     @staticmethod
     def as_int(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
         """``value`` must be an integer within [low, high] where given."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadRecord(field, f"expected an integer, got {_json_type(value)}")
+            raise make_refusal("value.not_integer", got_term=_json_term(value)).bad_record(field)
         if (low is not None and value < low) or (high is not None and value > high):
             if high is None:
-                raise BadRecord(field, f"expected an integer of at least {low}, got {value}")
-            if low is None:
-                raise BadRecord(field, f"expected an integer of at most {high}, got {value}")
-            raise BadRecord(field, f"expected an integer from {low} to {high}, got {value}")
+                refusal = make_refusal("value.int_at_least", low=low or 0, value=value)
+            elif low is None:
+                refusal = make_refusal("value.int_at_most", high=high, value=value)
+            else:
+                refusal = make_refusal("value.int_range", low=low, high=high, value=value)
+            raise refusal.bad_record(field)
         return value
 
     @staticmethod
     def as_bool(value: Any, field: str) -> bool:
         """``value`` must be true or false."""
         if not isinstance(value, bool):
-            raise BadRecord(field, f"expected true or false, got {_json_type(value)}")
+            raise make_refusal("value.not_bool", got_term=_json_term(value)).bad_record(field)
         return value
 
     @classmethod
@@ -203,7 +212,9 @@ class RecordReader:
             try:
                 kinds.append(parse_card_kind(text))
             except CardParseError as exc:
-                raise BadRecord(f"{field}[{i}]", str(exc)) from None
+                raise BadRecord(
+                    f"{field}[{i}]", exc.reason, code=exc.code, params=exc.params
+                ) from None
         return kinds
 
     @classmethod
@@ -213,9 +224,12 @@ class RecordReader:
         """The list of player names: ``low``..``high`` non-empty strings."""
         names = [cls.as_str(v, f"{field}[{i}]") for i, v in enumerate(cls.as_list(value, field))]
         if not low <= len(names) <= high:
-            count = f"exactly {low}" if low == high else f"{low} to {high}"
-            raise BadRecord(field, f"expected {count} player names, got {len(names)}")
+            if low == high:
+                refusal = make_refusal("record.players_exact", low=low, count=len(names))
+            else:
+                refusal = make_refusal("record.players_range", low=low, high=high, count=len(names))
+            raise refusal.bad_record(field)
         for i, name in enumerate(names):
             if not name.strip():
-                raise BadRecord(f"{field}[{i}]", "a player name must not be empty")
+                raise make_refusal("record.player_empty").bad_record(f"{field}[{i}]")
         return names

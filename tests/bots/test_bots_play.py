@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots.candidate_greedy import GreedyBot as CandidateGreedy
+from cardtable.bots.candidate_greedy import greedy_values
 from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.bots.candidate_random import RandomBot as CandidateRandom
 from cardtable.bots.spy_common import solo_race
@@ -16,7 +18,8 @@ from cardtable.bots.spy_greedy import GreedyBot as SpyGreedy
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.bots.spy_random import RandomBot as SpyRandom
-from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate import CandidateOptions, CandidateState, capture_score
+from cardtable.games.candidate.actions import PASS
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
@@ -110,3 +113,50 @@ def test_planner_is_deterministic() -> None:
     cards = deal_cards(seed=5, round_number=1, players=2, full_decks=False)
     position = Position.deal(1, cards[1])
     assert solo_race(PlannerBot(1, 4), position) == solo_race(PlannerBot(1, 4), position)
+
+
+def _first_state(
+    test: Callable[[CandidateState], bool], seeds: range = range(300)
+) -> CandidateState:
+    """The first position of random one-deal games where ``test(state)`` holds."""
+    for seed in seeds:
+        state = CandidateState.new(seed, CandidateOptions(deals=1))
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if test(state):
+                return state
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in these games")
+
+
+def _after_a_pass(state: CandidateState, lobby: int, leads: bool) -> bool:
+    return (
+        state.decision == "play"
+        and len(state.lobby) == lobby
+        and bool(state.moves)
+        and state.moves[-1] == PASS
+        and (state.leader == state.current_player) == leads
+    )
+
+
+def test_greedy_values_a_pass_on_a_turned_card_the_opponent_passed_on_at_nothing() -> None:
+    """C9: the opponent led and passed on the turned card; nobody placed a card, so a
+    second pass discards it and nobody scores. The greedy heuristic took the lobby for
+    its own (the last move was the opponent's pass) and valued passing at the card."""
+    state = _first_state(lambda s: _after_a_pass(s, lobby=1, leads=False))
+    info = CandidateInfo.of(state, state.current_player)
+    assert greedy_values(info)[PASS] == 0.0
+
+
+def test_greedy_values_a_pass_on_its_own_lobby_at_the_lobby() -> None:
+    """C9, C15: the seat placed the lobby's last card and the opponent passed: a pass
+    now ends the trick and this seat takes the lobby."""
+    state = _first_state(lambda s: _after_a_pass(s, lobby=2, leads=False))
+    info = CandidateInfo.of(state, state.current_player)
+    assert greedy_values(info)[PASS] == capture_score(list(state.lobby)) > 0
+    # C12: a lobby this seat started from its hand (the piles ran out) is its own.
+    state = _first_state(
+        lambda s: _after_a_pass(s, lobby=1, leads=True) and not any(s.pile(x) for x in range(4))
+    )
+    info = CandidateInfo.of(state, state.current_player)
+    assert greedy_values(info)[PASS] == capture_score(list(state.lobby)) > 0

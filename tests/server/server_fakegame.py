@@ -239,7 +239,7 @@ class FakeBot:
         return random.Random(self.seed).choice(info.legal_actions)
 
 
-def fake_bots(game: str, level: str, seed: int) -> FakeBot:
+def fake_bots(game: str, level: str, seed: int, seat: int) -> FakeBot:
     """The server's bot maker for the fake games."""
     return FakeBot(seed)
 

@@ -133,7 +133,7 @@ def test_a_failing_bot_is_logged_and_no_move_is_invented_for_it(
     hub = fake_server.app.state.hub
     before = len(hub.bot_errors)
     working = hub.bots.make
-    hub.bots.make = lambda game, level, seed: BrokenBot()
+    hub.bots.make = lambda game, level, seed, seat: BrokenBot()
     try:
         table_id, tokens = api.seat_players("fake", ["Ann"], bots=["easy"])
         with clients(fake_server.base, table_id, tokens) as (ann,), caplog.at_level("ERROR"):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 
-from cardtable.cards import KIND_TEXT
+from cardtable.cards import KIND_TEXT, Card
 from cardtable.record import read_record_file, replay
 from cardtable.tui.candidate_app import CandidateScreen, HandoffScreen
 from cardtable.tui.common import HelpScreen, RulesScreen
@@ -177,7 +177,7 @@ async def test_tui_candidate_hint_help_rules_and_language() -> None:
 @pytest.mark.parametrize("lang", ["en", "uk"])
 @sync
 async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
-    """Ukrainian shows J Q K A as В Д К Т (RECORDS.md)."""
+    """Ukrainian shows J Q K A as В Д К Т (docs/records.md, Cards)."""
     app = candidate_app(seed=3, lang=lang)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -186,3 +186,53 @@ async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
         assert screen.move_label("play JS QS KS AS") == (
             "play J♠ Q♠ K♠ A♠" if lang == "en" else "play В♠ Д♠ К♠ Т♠"
         )
+
+
+@sync
+async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -> None:
+    """C7: cards that are no sequence are refused in the app's language: a Ukrainian
+    player reads the engine's reason in Ukrainian, cards written Д♠, not QS."""
+    app = candidate_app(seed=3, lang="uk")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        while app.table.decision != "play":
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+        hand = list(app.table.view(0).hand or ())
+        ranks = [Card.parse(card).rank for card in hand]
+        low, high = next(
+            (i, j)
+            for i in range(len(hand))
+            for j in range(len(hand))
+            if ranks[j] - ranks[i] >= 2  # no run, no set: not a sequence
+        )
+        before = app.table.record()
+        await pilot.press(str(low + 1), str(high + 1), "enter")
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        cards = f"{card_label(hand[low], 'uk')} {card_label(hand[high], 'uk')}"
+        assert screen.status.startswith(f"{cards} — не послідовність: після ")
+        assert "(сходинки) або" in screen.status or "(набір)" in screen.status
+        assert "is not a sequence" not in screen.status
+        assert app.table.record() == before
+
+
+@sync
+async def test_tui_candidate_ukrainian_player_reads_the_rules_refusal_in_ukrainian() -> None:
+    """C7: a card that does not continue the lobby is refused by the engine's rules in
+    the app's language."""
+    app = candidate_app(seed=3, lang="uk")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        while app.table.decision != "play":
+            await pilot.press(*keys_for(app, 0))
+            await settle(pilot, app)
+        view = app.table.view(0)
+        legal = set(view.legal_moves)
+        hand = view.hand or ()
+        bad = next(i for i, card in enumerate(hand) if f"play {card}" not in legal)
+        await pilot.press(str(bad + 1), "enter")
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.status.startswith(f"{card_label(hand[bad], 'uk')} не продовжує ")
+        assert "does not continue" not in screen.status

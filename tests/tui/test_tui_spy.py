@@ -174,3 +174,22 @@ def test_tui_spy_bots_thinking_in_threads_race_exactly_as_without() -> None:
     threaded = race_to_the_end(ThreadPoolExecutor(max_workers=2))
     assert threaded == alone
     assert len(alone["rounds"][0]["moves"]) > 10  # type: ignore[index]
+
+
+@sync
+async def test_tui_spy_ukrainian_player_reads_the_refusal_in_ukrainian() -> None:
+    """S10: calling with cards left in the points pile is refused in the app's
+    language; switching back to English gives the engine's English words."""
+    app, _ = spy_app(seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        assert app.lang == "uk"
+        await pilot.press("c")
+        assert screen(app).status == (
+            "в очковій стопці ще 5 карт: «закінчив» оголошують, лише коли вона порожня"
+        )
+        await pilot.press("l", "c")
+        assert screen(app).status == (
+            "the points pile still holds 5 cards: call only when it is empty"
+        )

@@ -8,8 +8,8 @@ would stop the arena with an error rather than be played.
 
 from __future__ import annotations
 
-from cardtable.arena.play import ArenaConfig, GameResult, ranks_of
 from cardtable.arena.schedule import Job
+from cardtable.arena.work import ArenaConfig, GameResult, ranks_of
 from cardtable.bots.registry import make_bot
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo

@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena.backends import BACKENDS, default_workers
-from cardtable.arena.play import ArenaConfig, GameResult
 from cardtable.arena.report import report_json, report_table, save_plot
 from cardtable.arena.schedule import SEATED_GAMES
 from cardtable.arena.tournament import ArenaReport, run_arena
+from cardtable.arena.work import ArenaConfig, GameResult
 from cardtable.bots.registry import BotSpec, parse_bot_spec
 from cardtable.errors import BadOptions
 

@@ -8,8 +8,8 @@ metric ``race_moves`` is the winner's number of moves to the call.
 
 from __future__ import annotations
 
-from cardtable.arena.play import ArenaConfig, GameResult, ranks_of
 from cardtable.arena.schedule import Job
+from cardtable.arena.work import ArenaConfig, GameResult, ranks_of
 from cardtable.bots.registry import make_bot
 from cardtable.bots.spy_common import BotPolicy
 from cardtable.games.spy import SpyOptions

@@ -16,9 +16,9 @@ from itertools import combinations
 from typing import Any
 
 from cardtable.arena.backends import run_jobs
-from cardtable.arena.play import ArenaConfig, GameResult
 from cardtable.arena.schedule import Job, schedule
 from cardtable.arena.stats import MeanCI, binomial_p_value, mean_interval, wilson_interval
+from cardtable.arena.work import ArenaConfig, GameResult
 
 __all__ = [
     "HIGHER_IS_BETTER",

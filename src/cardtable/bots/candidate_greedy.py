@@ -54,11 +54,20 @@ def greedy_values(info: CandidateInfo) -> dict[int, float]:
 
 
 def _lobby_is_ours(info: CandidateInfo) -> bool:
-    """Did this seat place the lobby's last card? It did exactly when the last public
-    move (the end of the information-state key) is the opponent's pass: a pass hands
-    the decision to the other player, and two passes in a row end the trick (C8)."""
+    """Did this seat place the lobby's last card?
+
+    The last public move (the end of the information-state key) must be the opponent's
+    pass: a pass hands the decision to the other player, and two passes in a row end
+    the trick (C8). Before that pass came this seat's own move: a play, unless the
+    lobby is only its turned card and the opponent leads (C6, C11) — then the opponent
+    passed on the turned card, nobody placed a card, and a second pass discards it
+    (C9). A one-card lobby this seat leads was started from its hand (C12): its own.
+    """
     words = info.key.split()
-    return bool(words) and words[-1] == "pass" and bool(info.view.lobby)
+    lobby = info.view.lobby
+    if not words or words[-1] != "pass" or not lobby:
+        return False
+    return len(lobby) > 1 or info.view.leader == info.player
 
 
 class GreedyBot:

@@ -176,7 +176,9 @@ class Resync(_Message):
 class Error(_Message):
     """A refused message: a machine-readable ``code``, a sentence for people in English
     (``message``), and its message id with parameters (``message_id``, ``params``) from
-    which a client shows it in its player's language."""
+    which a client shows it in its player's language: a move the rules refuse carries
+    the engine's (their templates come from ``GET /api/messages``), the table's own
+    refusals ``table.<code>``, the protocol's ``server.<code>``."""
 
     type: Literal["error"]
     version: int | None

@@ -504,6 +504,7 @@ class Hub:
                 bot=bot,
                 # One seed per table seat: a bot is made once per worker and reused.
                 seed=random.Random(f"{table.id}/{seat}").getrandbits(63),
+                seat=seat,
                 info=match.bot_info(seat),
                 where=f"table {table.id} seat {seat}",
             )

@@ -40,13 +40,15 @@ class Thinker(Protocol):
         ...
 
 
-#: Makes the bot for a game (its name), a level or bot spec, and a seed.
-BotMaker = Callable[[str, str, int], Thinker]
+#: Makes the bot for a game (its name), a level or bot spec, a seed and a seat.
+BotMaker = Callable[[str, str, int, int], Thinker]
 
 
-def registry_bot(game: str, bot: str, seed: int) -> Thinker:
-    """The bots of :mod:`cardtable.bots.registry` (levels ``easy``, ``medium``, ``hard``)."""
-    return SeatBot.of(game, bot, seed)
+def registry_bot(game: str, bot: str, seed: int, seat: int) -> Thinker:
+    """The bots of :mod:`cardtable.bots.registry` (levels ``easy``, ``medium``, ``hard``),
+    as :class:`~cardtable.bots.seat.SeatBot` plays them: a move that is not the seat's
+    to make raises :class:`~cardtable.bots.seat.BotError`."""
+    return SeatBot.make(game, bot, seed=seed, seat=seat)
 
 
 def bot_executor(settings: Settings) -> Executor:
@@ -70,8 +72,11 @@ class BotRunner:
         #: One line per bot that raised (``where: error``), oldest first.
         self.errors: list[str] = []
 
-    async def think(self, *, game: str, bot: str, seed: int, info: Any, where: str) -> int | None:
-        """The move of bot ``bot`` of ``game`` for ``info``, or ``None`` if it failed.
+    async def think(
+        self, *, game: str, bot: str, seed: int, seat: int, info: Any, where: str
+    ) -> int | None:
+        """The move of bot ``bot`` of ``game`` for ``seat`` in ``info``, or ``None`` if it
+        failed.
 
         ``where`` names the table and seat in the log.
         """
@@ -79,7 +84,7 @@ class BotRunner:
         for _attempt in range(2):
             started = time.monotonic()
             try:
-                thinker = self.make(game, bot, seed)
+                thinker = self.make(game, bot, seed, seat)
                 future = loop.run_in_executor(self.executor, thinker.think, info)
                 done, _pending = await asyncio.wait({future}, timeout=self.settings.bot_budget)
                 if not done:

@@ -27,7 +27,7 @@ from cardtable.games.candidate import CandidateView, Event
 from cardtable.games.candidate.actions import PASS, encode_play
 from cardtable.tui.candidate_table import CandidateTable
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
-from cardtable.tui.i18n import card_label, card_text, cards_text, tr
+from cardtable.tui.i18n import card_label, card_text, cards_text, refusal_text, tr
 
 __all__ = ["CandidateApp", "CandidateScreen", "HandoffScreen"]
 
@@ -240,7 +240,7 @@ class CandidateScreen(TableScreen):
         try:
             action = encode_play(kinds)
         except IllegalMove as exc:
-            self.status = exc.reason
+            self.status = refusal_text(exc, self.lang)
             return
         self.make_move(action)
 
@@ -252,7 +252,7 @@ class CandidateScreen(TableScreen):
         try:
             self.table.apply(move)
         except IllegalMove as exc:
-            self.status = exc.reason
+            self.status = refusal_text(exc, self.lang)
             return
         self.status = ""
         self.after_move()

@@ -17,6 +17,7 @@ from textual.widgets import Markdown, Static
 
 from cardtable.errors import CardtableError
 from cardtable.record import dump_record
+from cardtable.rules_text import rules_text
 from cardtable.tui.i18n import other_lang, tr
 
 __all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
@@ -75,7 +76,7 @@ class TableApp(App[None]):
         self.saved_to: Path | None = None
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a record (RECORDS.md)."""
+        """The game so far as a record (``docs/records.md``)."""
         raise NotImplementedError
 
     def save_record(self) -> str | None:
@@ -184,8 +185,6 @@ class RulesScreen(TableScreen):
         self.query_one("#rules", VerticalScroll).focus()
 
     def redraw(self) -> None:
-        from cardtable.cli import rules_text
-
         try:
             text = rules_text(self.game, self.lang)
         except CardtableError as exc:

@@ -18,8 +18,10 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from cardtable.cards import Rank, Suit, parse_card_kind
+from cardtable.errors import IllegalMove
+from cardtable.messages import render
 
-__all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "tr"]
+__all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "refusal_text", "tr"]
 
 LANGS = ("en", "uk")
 
@@ -51,6 +53,22 @@ def cards_text(texts: Iterable[str], lang: str, sep: str = " ") -> Text:
             out.append(sep)
         out.append_text(card_text(text, lang))
     return out
+
+
+def refusal_text(exc: IllegalMove, lang: str) -> str:
+    """Why the engine refused a move, in ``lang``: its message id rendered from the
+    catalog of :mod:`cardtable.messages` (the English reason when it has no id).
+
+    >>> from cardtable.games.candidate.actions import text_to_action
+    >>> try:
+    ...     text_to_action("play 2S 7S")
+    ... except IllegalMove as exc:
+    ...     print(refusal_text(exc, "uk"))
+    2♠ 7♠ — не послідовність: після 2♠ йде 3 (сходинки) або 2 (набір)
+    """
+    if exc.code is None:
+        return exc.reason
+    return render(exc.code, exc.params, lang)
 
 
 def tr(lang: str, key: str, **values: object) -> str:

@@ -25,7 +25,7 @@ from cardtable.errors import IllegalMove
 from cardtable.games.spy import Event, SeatView, SpyView
 from cardtable.games.spy.actions import CALL, MAX_PILES, RESIGN, TURN
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
-from cardtable.tui.i18n import card_label, card_text, tr
+from cardtable.tui.i18n import card_label, card_text, refusal_text, tr
 from cardtable.tui.spy_table import NoSuchPile, SpyTable
 
 __all__ = ["RoundOverScreen", "SpyApp", "SpyScreen"]
@@ -200,7 +200,7 @@ class SpyScreen(TableScreen):
             self.status = tr(self.lang, key, n=number, count=exc.count, next=exc.count + 1)
             return
         except IllegalMove as exc:
-            self.status = exc.reason
+            self.status = refusal_text(exc, self.lang)
             return
         self.status = ""
         if events:
@@ -211,7 +211,7 @@ class SpyScreen(TableScreen):
         try:
             self.table.move(local)
         except IllegalMove as exc:
-            self.status = exc.reason
+            self.status = refusal_text(exc, self.lang)
             return
         self.status = ""
         self.after_events()

@@ -39,6 +39,7 @@ from cardtable.games.spy.actions import (
 )
 from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT, LognormalTime
 from cardtable.games.spy.views import SeatWindow
+from cardtable.messages import make_refusal
 from cardtable.tui.players import SpyRacer
 
 __all__ = ["NoSuchPile", "SpyTable"]
@@ -242,7 +243,7 @@ class SpyTable:
         checked by the engine. Raises :class:`~cardtable.errors.IllegalMove` saying
         why; a paused table refuses every move."""
         if self.paused:
-            raise IllegalMove("the round is over: go on to the next one first")
+            raise make_refusal("spy.round_paused").illegal()
         return self._apply(make_action(self.human, local))
 
     def pile_move(self, number: int, from_waste: bool = False) -> list[Event]:

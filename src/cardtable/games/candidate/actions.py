@@ -1,4 +1,4 @@
-"""Candidate moves as dense ints and as text (RECORDS.md notation), both ways.
+"""Candidate moves as dense ints and as text (``docs/records.md`` notation), both ways.
 
 The conversion is state-independent: every move has one int and one text, whatever the
 position. Action ids (``NUM_ACTIONS`` = 35425):
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from cardtable.cards import KIND_TEXT, parse_card_kind
 from cardtable.errors import CardParseError, IllegalMove
+from cardtable.messages import make_refusal
 
 __all__ = [
     "DEAL_BASE",
@@ -120,7 +121,6 @@ _FIXED_TEXT: tuple[str, ...] = (
     "pass",
 )
 _FIXED_ACTION: dict[str, int] = {t: a for a, t in enumerate(_FIXED_TEXT)}
-_WORDS = "expected deal X, lobby X, draw X (X one of S H D C), pass, or play and cards"
 
 
 def encode_play(kinds: tuple[int, ...] | list[int]) -> int:
@@ -133,28 +133,44 @@ def encode_play(kinds: tuple[int, ...] | list[int]) -> int:
     """
     count = len(kinds)
     if count == 0:
-        raise IllegalMove("a play needs at least one card")
+        raise make_refusal("candidate.play_empty").illegal()
     if count > MAX_PLAY:
-        raise IllegalMove(f"a play has at most {MAX_PLAY} cards (a hand holds at most 5)")
+        raise make_refusal("candidate.play_too_many", max=MAX_PLAY).illegal()  # C4
     first = kinds[0]
     base = PLAY_BASE + first * PLAY_STRIDE
     if count == 1:
         return base
     rank = first % 13
     step = kinds[1] % 13 - rank
-    if step not in (0, 1):
-        raise IllegalMove(
-            f"{_cards_text(kinds)} is not a sequence: after {KIND_TEXT[first]} comes "
-            + (f"{_article(_rank_text(rank + 1))} (a run) or " if rank < 12 else "")
-            + f"{_article(_rank_text(rank))} (a set)"
-        )
+    if step not in (0, 1):  # C7
+        cards = _cards_text(kinds)
+        if rank < 12:
+            refusal = make_refusal(
+                "candidate.not_sequence",
+                cards=cards,
+                first_card=KIND_TEXT[first],
+                next_rank=_rank_text(rank + 1),
+                rank=_rank_text(rank),
+            )
+        else:
+            refusal = make_refusal(
+                "candidate.not_sequence_at_ace",
+                cards=cards,
+                first_card=KIND_TEXT[first],
+                rank=_rank_text(rank),
+            )
+        raise refusal.illegal()
     digits = 0
     for j, kind in enumerate(kinds[1:], start=1):
         want = rank + step * j
-        if kind % 13 != want:
-            what = "run" if step else "set"
-            need = _article(_rank_text(want)) if want <= 12 else "nothing: a run stops at A"
-            raise IllegalMove(f"{_cards_text(kinds)} is not a {what}: card {j + 1} must be {need}")
+        if kind % 13 != want:  # C7
+            cards = _cards_text(kinds)
+            if want > 12:
+                refusal = make_refusal("candidate.run_past_ace", cards=cards, position=j + 1)
+            else:
+                code = "candidate.bad_run_card" if step else "candidate.bad_set_card"
+                refusal = make_refusal(code, cards=cards, position=j + 1, rank=_rank_text(want))
+            raise refusal.illegal()
         digits = digits * 4 + kind // 13
     return base + (RUN_OFFSET if step else SET_OFFSET) + SEQ_OFFSET[count - 1] + digits
 
@@ -164,21 +180,23 @@ def play_cards(action: int) -> tuple[int, ...]:
     index = action - PLAY_BASE
     cards = PLAY_CARDS[index] if 0 <= index < len(PLAY_CARDS) else ()
     if not cards:
-        raise IllegalMove(f"{action} is not a play action")
+        raise make_refusal("candidate.not_play_action", action=action).illegal()
     return cards
 
 
 def action_to_text(action: int) -> str:
-    """The RECORDS.md text of an action id (raises :class:`IllegalMove` for a bad id)."""
+    """The record text (``docs/records.md``) of an action id; raises
+    :class:`IllegalMove` for a bad id."""
     if 0 <= action < PLAY_BASE:
         return _FIXED_TEXT[action]
     if not PLAY_BASE <= action < NUM_ACTIONS:
-        raise IllegalMove(f"{action} is not an action id: expected 0 to {NUM_ACTIONS - 1}")
+        raise make_refusal("move.bad_action_id", value=action, last=NUM_ACTIONS - 1).illegal()
     return "play " + _cards_text(play_cards(action))
 
 
 def text_to_action(text: str) -> int:
-    """The action id of a move's text; accepts any card spelling of RECORDS.md.
+    """The action id of a move's text; accepts any card spelling of
+    ``docs/records.md``.
 
     Raises :class:`IllegalMove` (with the text) when the text is not a move.
 
@@ -192,7 +210,7 @@ def text_to_action(text: str) -> int:
         return fixed
     words = text.split()
     if not words:
-        raise IllegalMove(f"an empty move: {_WORDS}", move=text)
+        raise make_refusal("candidate.move_empty").illegal(text)
     head = words[0].lower()
     if head in ("deal", "lobby", "draw", "pass"):
         normal = " ".join([head, *(w.upper() for w in words[1:])])
@@ -200,26 +218,22 @@ def text_to_action(text: str) -> int:
         if fixed is not None:
             return fixed
         if head == "pass":
-            raise IllegalMove("'pass' takes nothing after it", move=text)
-        raise IllegalMove(f"'{head}' takes one pile letter: S, H, D or C", move=text)
+            raise make_refusal("candidate.pass_alone").illegal(text)
+        raise make_refusal("candidate.pile_letter", word=head).illegal(text)
     if head != "play":
-        raise IllegalMove(f"unknown move '{words[0]}': {_WORDS}", move=text)
+        raise make_refusal("candidate.move_unknown", word=words[0]).illegal(text)
     try:
         kinds = [parse_card_kind(w) for w in words[1:]]
     except CardParseError as exc:
-        raise IllegalMove(str(exc), move=text) from None
+        raise IllegalMove(exc.reason, text, code=exc.code, params=exc.params) from None
     try:
         return encode_play(kinds)
     except IllegalMove as exc:
-        raise IllegalMove(exc.reason, move=text) from None
+        raise IllegalMove(exc.reason, text, code=exc.code, params=exc.params) from None
 
 
 def _rank_text(rank_index: int) -> str:
     return ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[rank_index]
-
-
-def _article(rank_text: str) -> str:
-    return ("an " if rank_text[0] in "8A" else "a ") + rank_text
 
 
 def _cards_text(kinds: tuple[int, ...] | list[int]) -> str:

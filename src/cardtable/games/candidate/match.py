@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from cardtable.errors import IllegalMove
 from cardtable.games.base import Applied, GameInfo, MatchEvent, Result
 from cardtable.games.candidate.actions import NUM_ACTIONS, action_to_text, text_to_action
 from cardtable.games.candidate.events import Event
@@ -27,6 +26,7 @@ from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
 from cardtable.games.candidate.views import CandidateView
+from cardtable.messages import make_refusal
 
 __all__ = ["INFO", "CandidateMatch"]
 
@@ -108,9 +108,9 @@ class CandidateMatch:
         text = move if isinstance(move, str) else None
         state = self.state
         if state.is_terminal():
-            raise IllegalMove("the match is over: no more moves", text)
+            raise make_refusal("candidate.match_over").illegal(text)  # C17
         if seat != state.current_player:
-            raise IllegalMove("it is not your turn", text)
+            raise make_refusal("candidate.not_your_turn").illegal(text)
         action = text_to_action(move) if isinstance(move, str) else move
         deal = state.deal_number
         events = state.apply(action)

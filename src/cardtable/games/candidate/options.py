@@ -1,4 +1,4 @@
-"""Rule options of Candidate (RULINGS.md C1, C17).
+"""Rule options of Candidate (C1, C17 in ``docs/rules/candidate.en.md``).
 
 >>> CandidateOptions()
 CandidateOptions(decks=1, deals=12)
@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from cardtable.errors import BadOptions, BadRecord
+from cardtable.errors import BadOptions
+from cardtable.messages import Refusal, make_refusal
 
 __all__ = ["MAX_DECKS", "CandidateOptions"]
 
@@ -52,10 +53,10 @@ class CandidateOptions:
         if mapping is None:
             return cls()
         if not isinstance(mapping, Mapping):
-            fail(field, 'expected an object such as {"decks": 1, "deals": 12}')
+            fail(field, make_refusal("candidate.options_not_object"))
         for key in mapping:
             if key not in ("decks", "deals"):
-                fail(f"{field}.{key}", "unknown option (Candidate has only decks and deals)")
+                fail(f"{field}.{key}", make_refusal("candidate.option_unknown"))
         decks = mapping.get("decks", 1)
         deals = mapping.get("deals", 12)
         _check(decks, "decks", 1, MAX_DECKS, field, fail)
@@ -67,12 +68,12 @@ class CandidateOptions:
         return {"decks": self.decks, "deals": self.deals}
 
 
-def _bad_options(field: str, reason: str) -> NoReturn:
-    raise BadOptions(f"{field}: {reason}")
+def _bad_options(field: str, refusal: Refusal) -> NoReturn:
+    raise BadOptions(f"{field}: {refusal.text()}")
 
 
-def _bad_record(field: str, reason: str) -> NoReturn:
-    raise BadRecord(field, reason)
+def _bad_record(field: str, refusal: Refusal) -> NoReturn:
+    raise refusal.bad_record(field)
 
 
 def _check(
@@ -81,12 +82,12 @@ def _check(
     low: int,
     high: int | None,
     field: str,
-    fail: Callable[[str, str], NoReturn],
+    fail: Callable[[str, Refusal], NoReturn],
 ) -> None:
     where = f"{field}.{name}"
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(where, f"expected an integer, got {value!r}")
+        fail(where, make_refusal("option.not_integer", got=repr(value)))
     if value < low or (high is not None and value > high):
         if high is None:
-            fail(where, f"expected an integer of at least {low}, got {value}")
-        fail(where, f"expected an integer from {low} to {high}, got {value}")
+            fail(where, make_refusal("value.int_at_least", low=low, value=value))
+        fail(where, make_refusal("value.int_range", low=low, high=high, value=value))

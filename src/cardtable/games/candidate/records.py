@@ -1,4 +1,4 @@
-"""Candidate game records (RECORDS.md): validate, replay, summarise, transcribe.
+"""Candidate game records (``docs/records.md``): validate, replay, summarise, transcribe.
 
 >>> from cardtable.games.candidate.game import GAME
 >>> record = GAME.new_record(seed=7, players=["Ann", "Bob"], options={"deals": 1})
@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import KIND_TEXT, Card
-from cardtable.errors import BadRecord, IllegalMove
+from cardtable.errors import IllegalMove
 from cardtable.games.candidate.actions import PILE_LETTERS
+from cardtable.games.candidate.deal import Piles
 from cardtable.games.candidate.events import Event
+from cardtable.games.candidate.explain import deal_over
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.scoring import winners as best_players
-from cardtable.games.candidate.state import CandidateState, Piles
+from cardtable.games.candidate.state import CandidateState
+from cardtable.messages import make_refusal
 from cardtable.record import RecordReader
 
 __all__ = [
@@ -35,7 +38,8 @@ __all__ = [
     "replay_record",
 ]
 
-_SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+#: The message term naming each pile's suit ("spade", …).
+_SUIT_TERMS = ("term.spade", "term.heart", "term.diamond", "term.club")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +77,14 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
     record = read.as_object(record, "")
     read.check_fields(record, "", required=("game", "players", "deals"), optional=("options",))
     if record["game"] != "candidate":
-        raise BadRecord("game", f'expected "candidate", got {record["game"]!r}')
+        raise make_refusal("candidate.record_game", got=repr(record["game"])).bad_record("game")
     options = CandidateOptions.from_dict(record.get("options"), "options", record=True)
     first, second = read.player_names(record["players"], "players", low=2, high=2)
     raw_deals = read.as_list(record["deals"], "deals")
     if len(raw_deals) > options.deals:
-        raise BadRecord(
-            "deals",
-            f"{len(raw_deals)} deals, but the match has only {options.deals} (options.deals)",
-        )
+        raise make_refusal(  # C17
+            "candidate.record_deals", count=len(raw_deals), deals=options.deals
+        ).bad_record("deals")
     deals: list[ParsedDeal] = []
     for i, raw in enumerate(raw_deals):
         field = f"deals[{i}]"
@@ -89,11 +92,9 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
         read.check_fields(deal, field, required=("dealer", "piles", "moves"))
         dealer = read.as_int(deal["dealer"], f"{field}.dealer", 0, 1)
         if deals and dealer == deals[-1].dealer:
-            raise BadRecord(
-                f"{field}.dealer",
-                f"expected {1 - dealer}: the deal alternates between the players (C2) "
-                f"and deals[{i - 1}] was dealt by player {dealer}",
-            )
+            raise make_refusal(  # C2
+                "candidate.dealer_alternates", expected=1 - dealer, previous=i - 1, dealer=dealer
+            ).bad_record(f"{field}.dealer")
         piles_obj = read.as_object(deal["piles"], f"{field}.piles")
         read.check_fields(piles_obj, f"{field}.piles", required=PILE_LETTERS)
         piles = tuple(
@@ -114,23 +115,25 @@ def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
     letter = PILE_LETTERS[suit]
     for j, kind in enumerate(kinds):
         if kind // 13 != suit:
-            raise BadRecord(
-                f"{field}[{j}]",
-                f"{KIND_TEXT[kind]} is not a {_SUIT_NAMES[letter]}: pile {letter} holds "
-                f"only {_SUIT_NAMES[letter]}s",
-            )
+            raise make_refusal(
+                "candidate.pile_wrong_suit",
+                card=KIND_TEXT[kind],
+                suit_term=_SUIT_TERMS[suit],
+                pile_suit=letter,
+            ).bad_record(f"{field}[{j}]")
     # Extra copies first (a doubled card is the clearer message), then missing ones.
     for rank in sorted(range(13), key=lambda r: kinds.count(suit * 13 + r) <= decks):
         kind = suit * 13 + rank
         have = kinds.count(kind)
         if have != decks:
-            copies = "once" if decks == 1 else f"{decks} times"
-            raise BadRecord(
-                field,
-                f"expected each {_SUIT_NAMES[letter]} {copies} ({13 * decks} cards with "
-                f"{decks} deck{'s' if decks > 1 else ''}), but {KIND_TEXT[kind]} is there "
-                f"{have} time{'s' if have != 1 else ''}",
-            )
+            raise make_refusal(
+                "candidate.pile_copies",
+                suit_term=_SUIT_TERMS[suit],
+                decks=decks,
+                count=13 * decks,
+                card=KIND_TEXT[kind],
+                have=have,
+            ).bad_record(field)
     return tuple(kinds)
 
 
@@ -162,16 +165,14 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
     for i, deal in enumerate(parsed.deals):
         if i:
             if state.deal_number != i + 1 or state.moves:
-                raise BadRecord(
-                    f"deals[{i}]", f"deal {i + 1} follows deal {i}, which is unfinished"
+                raise make_refusal("candidate.deal_unfinished", deal=i + 1, previous=i).bad_record(
+                    f"deals[{i}]"
                 )
             state.set_deal_piles(deal.piles)
         for j, text in enumerate(deal.moves):
             where = f"deal {i + 1}, move {j + 1}"
             if state.is_terminal() or state.deal_number != i + 1:
-                raise IllegalMove(f"deal {i + 1} is over: no more moves belong to it").at(
-                    where, text
-                )
+                raise deal_over(i + 1).illegal(text).at(where)
             player = state.current_player
             try:
                 events = state.apply(text)
@@ -183,7 +184,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
 
 class CandidateReplay:
     """A replayed record: the final :attr:`state`, the :attr:`steps`, a summary and a
-    transcript (RECORDS.md "Replay summary")."""
+    transcript (``docs/records.md``, "Replay summary")."""
 
     def __init__(
         self, parsed: ParsedRecord, state: CandidateState | None, steps: tuple[Step, ...]
@@ -225,7 +226,7 @@ class CandidateReplay:
         return out
 
     def summary(self) -> dict[str, Any]:
-        """The replay summary of RECORDS.md, as JSON-ready data."""
+        """The replay summary of ``docs/records.md``, as JSON-ready data."""
         deals = self.deal_summaries()
         totals = [sum(d["scores"][p] for d in deals) for p in (0, 1)]
         state = self.state

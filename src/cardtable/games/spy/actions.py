@@ -1,4 +1,4 @@
-"""Moves of Spy vs Spy as dense ints and as record text (RECORDS.md, Spy section).
+"""Moves of Spy vs Spy as dense ints and as record text (``docs/records.md``, Spy vs Spy).
 
 There are no turns, so every move names its player. An action id is
 ``player * ACTIONS_PER_PLAYER + local`` where ``local`` is one of:
@@ -27,8 +27,8 @@ True
 
 from __future__ import annotations
 
-from cardtable.errors import IllegalMove
 from cardtable.games.spy.options import MAX_PLAYERS
+from cardtable.messages import Refusal, make_refusal
 
 __all__ = [
     "ACTIONS_PER_PLAYER",
@@ -81,10 +81,6 @@ _TEXTS: tuple[str, ...] = tuple(
     f"{a // ACTIONS_PER_PLAYER} {_local_text(a % ACTIONS_PER_PLAYER)}" for a in range(NUM_ACTIONS)
 )
 _FROM_TEXT: dict[str, int] = {t: a for a, t in enumerate(_TEXTS)}
-_FORMS = (
-    "'P turn', 'P place points N', 'P place waste N', 'P open points', "
-    "'P open waste', 'P call' or 'P resign' (P a player 0-7, N a pile 1-6)"
-)
 
 
 def make_action(player: int, local: int) -> int:
@@ -108,47 +104,50 @@ def action_to_text(action: int) -> str:
     Raises :class:`~cardtable.errors.IllegalMove` for an id outside 0..NUM_ACTIONS-1.
     """
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-        raise IllegalMove(f"{action!r} is not an action id: expected 0 to {NUM_ACTIONS - 1}")
+        raise make_refusal("move.bad_action_id", value=repr(action), last=NUM_ACTIONS - 1).illegal()
     return _TEXTS[action]
 
 
 def text_to_action(text: str) -> int:
     """The action id of a move's record text.
 
-    Move words are lower case and separated by single spaces (RECORDS.md).
+    Move words are lower case and separated by single spaces (``docs/records.md``).
     Raises :class:`~cardtable.errors.IllegalMove` naming the text when it is no move.
 
     >>> text_to_action("0 call")
     15
+    >>> from cardtable.errors import IllegalMove
     >>> try:
     ...     text_to_action("0 place waste 7")
     ... except IllegalMove as exc:
     ...     print(exc.reason)
+    ...     print(exc.code, exc.params)
     there is no pile 7: piles are numbered 1 to 6
+    spy.move_no_pile {'pile': '7', 'max': 6}
     """
     action = _FROM_TEXT.get(text)
     if action is not None:
         return action
-    raise IllegalMove(_diagnose(text), text)
+    raise _diagnose(text).illegal(text)
 
 
-def _diagnose(text: str) -> str:
+def _diagnose(text: str) -> Refusal:
     """Why ``text`` is not a move, as specifically as possible."""
     if not isinstance(text, str):
-        return f"a move is text, not {type(text).__name__}"
+        return make_refusal("spy.move_not_text", type=type(text).__name__)
     words = text.split(" ")
     if text != text.strip() or "" in words:
-        return "move words are separated by single spaces, with none before or after"
+        return make_refusal("spy.move_spaces")
     head = words[0]
     if not head.isdigit() or not head.isascii():
-        return f"a move starts with the player's number; expected {_FORMS}"
+        return make_refusal("spy.move_no_player")
     if int(head) >= MAX_PLAYERS or (len(head) > 1 and head[0] == "0"):
-        return f"there is no player {head}: players are numbered 0 to {MAX_PLAYERS - 1}"
+        return make_refusal("spy.move_bad_player", player=head, last=MAX_PLAYERS - 1)
     rest = words[1:]
     if len(rest) == 3 and rest[0] == "place" and rest[1] in ("points", "waste"):
         if not rest[2].isdigit():
-            return f"{rest[2]!r} is not a pile number: piles are numbered 1 to {MAX_PILES}"
-        return f"there is no pile {rest[2]}: piles are numbered 1 to {MAX_PILES}"
+            return make_refusal("spy.move_bad_pile_number", text=rest[2], max=MAX_PILES)
+        return make_refusal("spy.move_no_pile", pile=rest[2], max=MAX_PILES)
     if rest and rest[0] != rest[0].lower():
-        return f"move words are lower case; expected {_FORMS}"
-    return f"unknown move; expected {_FORMS}"
+        return make_refusal("spy.move_upper_case")
+    return make_refusal("spy.move_unknown")

@@ -1,4 +1,5 @@
-"""Dealing a round: from a seed (S2, S3) or checked from explicit cards (RECORDS.md).
+"""Dealing a round: from a seed (S2, S3) or checked from explicit cards
+(``docs/records.md``).
 
 A player's cards are listed top first, as in a record's ``cards[p]``: ``[0:5]`` is the
 points pile (``[0]`` on top), ``[5:9]`` are piles 1-4, the rest is the racing deck
@@ -24,7 +25,7 @@ import math
 from collections.abc import Sequence
 
 from cardtable.cards import KIND_TEXT, NUM_KINDS
-from cardtable.errors import BadRecord
+from cardtable.messages import make_refusal
 
 __all__ = [
     "POINTS_PILE_SIZE",
@@ -139,31 +140,35 @@ def check_cards(cards: Sequence[Sequence[int]], players: int, full_decks: bool, 
     otherwise each player holds exactly one full deck.
     """
     if len(cards) != players:
-        raise BadRecord(field, f"expected the cards of {players} players, got {len(cards)}")
+        raise make_refusal("spy.cards_of_players", players=players, count=len(cards)).bad_record(
+            field
+        )
     size = cards_per_player(players, full_decks)
     for p, hand in enumerate(cards):
         if len(hand) != size:
-            what = "half a deck" if size < NUM_KINDS else "a full deck"
-            raise BadRecord(
-                f"{field}[{p}]", f"expected {size} cards ({what}, rule S2), got {len(hand)}"
-            )
+            what = "term.half_deck" if size < NUM_KINDS else "term.full_deck"
+            raise make_refusal(
+                "spy.hand_size", size=size, what_term=what, count=len(hand)
+            ).bad_record(f"{field}[{p}]")
     if size < NUM_KINDS:
-        _check_one_deck([k for hand in cards for k in hand], field, "the two players' cards")
+        _check_one_deck([k for hand in cards for k in hand], field, "term.both_players_cards")
     else:
         for p, hand in enumerate(cards):
-            _check_one_deck(hand, f"{field}[{p}]", "a player's cards")
+            _check_one_deck(hand, f"{field}[{p}]", "term.player_cards")
 
 
-def _check_one_deck(kinds: Sequence[int], field: str, what: str) -> None:
+def _check_one_deck(kinds: Sequence[int], field: str, whose: str) -> None:
+    """``kinds`` (exactly 52 of them, as checked before) must be one deck: then a card
+    there twice always comes with one missing, so the message names both."""
     counts = [0] * NUM_KINDS
     for kind in kinds:
         counts[kind] += 1
     twice = [KIND_TEXT[k] for k in range(NUM_KINDS) if counts[k] > 1]
     missing = [KIND_TEXT[k] for k in range(NUM_KINDS) if counts[k] == 0]
     if twice or missing:
-        parts = []
-        if twice:
-            parts.append("more than once: " + " ".join(twice))
-        if missing:
-            parts.append("missing: " + " ".join(missing))
-        raise BadRecord(field, f"{what} must be exactly one deck of 52 cards; " + "; ".join(parts))
+        raise make_refusal(
+            "spy.not_one_deck",
+            whose_term=whose,
+            twice_cards=" ".join(twice),
+            missing_cards=" ".join(missing),
+        ).bad_record(field)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardtable.errors import IllegalMove
 from cardtable.games.base import ANYONE, Applied, GameInfo, MatchEvent, Result
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
@@ -36,6 +35,7 @@ from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
 from cardtable.games.spy.position import NO_LIMIT, Position
 from cardtable.games.spy.state import SpyState
 from cardtable.games.spy.views import SeatWindow
+from cardtable.messages import make_refusal
 
 __all__ = ["INFO", "SpyMatch"]
 
@@ -126,7 +126,7 @@ class SpyMatch:
             action = move
             shown = None
         if isinstance(action, int) and action // ACTIONS_PER_PLAYER != seat:
-            raise IllegalMove(f"you are player {seat}: a move must start with {seat}", shown)
+            raise make_refusal("spy.not_your_seat", seat=seat).illegal(shown)
         return action
 
     def apply(self, seat: int, move: int | str) -> Applied:
@@ -153,26 +153,32 @@ class SpyMatch:
         """What ``seat`` knows now: its public position and the cards it turned (S9).
 
         The seat's moves of the round in play are replayed from its deal on a shadow
-        position, so the information is right whoever played the seat until now.
+        position, so the information is right whoever played the seat until now; each
+        call reads only the moves made since the last one. Raises :class:`ValueError`
+        for a seat that is not at the table or before the first deal.
         """
         state = self.state
         if not 0 <= seat < self.seats:
             raise ValueError(f"there is no player {seat}")
-        cards, moves = state.played_rounds()[-1]
         follower = self._followers.get(seat)
         if follower is None or follower.round != state.round_number:
+            cards = state.round_cards()
+            if not cards:
+                raise ValueError("no round has been dealt yet: there is nothing to know")
             limit = state.move_limit if state.move_limit is not None else NO_LIMIT
             follower = _Follower(state.round_number, Position.deal(seat, cards[seat], limit))
             self._followers[seat] = follower
+        # The cost of following a seat does not grow with the length of the match.
+        moves = state.moves_since(follower.seen)
         base = seat * ACTIONS_PER_PLAYER
         shadow = follower.position
         tracker = follower.tracker
-        for action in moves[follower.seen :]:
+        for action in moves:
             if base <= action < base + ACTIONS_PER_PLAYER:
                 local = action - base
                 shadow.play(local)
                 tracker.moved(local)
-        follower.seen = len(moves)
+        follower.seen += len(moves)
         return tracker.info(state.legal_actions(seat))
 
     def segment(self) -> int:

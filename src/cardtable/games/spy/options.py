@@ -1,4 +1,5 @@
-"""Rule options of Spy vs Spy (RULINGS.md S2, S15, S16) and the player limits (S1).
+"""Rule options of Spy vs Spy (S2, S15, S16) and the player limits (S1), as
+``docs/rules/spy.en.md`` states them.
 
 >>> SpyOptions().to_dict()
 {'full_decks': False, 'bonus': 20, 'count_points_pile': False, 'rounds': 5}
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.errors import BadRecord
+from cardtable.messages import make_refusal
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SpyOptions", "check_player_count"]
 
@@ -65,6 +66,7 @@ class SpyOptions:
         Errors are :class:`~cardtable.errors.BadRecord` naming the option's path
         (``options.rounds``), so a record's author sees which entry is wrong.
 
+        >>> from cardtable.errors import BadRecord
         >>> try:
         ...     SpyOptions.from_dict({"rounds": 0})
         ... except BadRecord as exc:
@@ -80,27 +82,29 @@ _KNOWN = ("full_decks", "bonus", "count_points_pile", "rounds")
 def _checked(mapping: Mapping[str, Any], field: str) -> dict[str, Any]:
     """The options of ``mapping`` after checking names, types and ranges."""
     if not isinstance(mapping, Mapping):
-        raise BadRecord(field, "expected an object of rule options")
+        raise make_refusal("spy.options_not_object").bad_record(field)
     for key in mapping:
         if key not in _KNOWN:
-            raise BadRecord(
-                f"{field}.{key}", f"unknown option (Spy vs Spy options: {', '.join(_KNOWN)})"
+            raise make_refusal("spy.option_unknown", known=", ".join(_KNOWN)).bad_record(
+                f"{field}.{key}"
             )
     values: dict[str, Any] = {}
     for key in ("full_decks", "count_points_pile"):
         if key in mapping:
             value = mapping[key]
             if not isinstance(value, bool):
-                raise BadRecord(f"{field}.{key}", f"expected true or false, got {value!r}")
+                raise make_refusal("option.not_bool", got=repr(value)).bad_record(f"{field}.{key}")
             values[key] = value
     for key, low in (("bonus", None), ("rounds", 1)):
         if key in mapping:
             value = mapping[key]
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadRecord(f"{field}.{key}", f"expected an integer, got {value!r}")
+                raise make_refusal("option.not_integer", got=repr(value)).bad_record(
+                    f"{field}.{key}"
+                )
             if low is not None and value < low:
-                raise BadRecord(
-                    f"{field}.{key}", f"expected an integer of at least {low}, got {value}"
+                raise make_refusal("value.int_at_least", low=low, value=value).bad_record(
+                    f"{field}.{key}"
                 )
             values[key] = value
     return values

@@ -1,4 +1,4 @@
-"""Spy vs Spy records (RECORDS.md, Spy section): validate, replay, summarise, narrate.
+"""Spy vs Spy records (``docs/records.md``, Spy vs Spy): validate, replay, summarise, narrate.
 
 >>> from cardtable.games.spy.state import SpyState
 >>> from cardtable.games.spy.options import SpyOptions
@@ -33,6 +33,7 @@ from cardtable.games.spy.deal import check_cards
 from cardtable.games.spy.events import Event
 from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
 from cardtable.games.spy.state import MATCH_OVER, PLAYING, SpyState
+from cardtable.messages import make_refusal
 from cardtable.record import RecordReader
 
 __all__ = ["MoveLog", "SpyRecord", "SpyReplay", "new_record", "read_record", "replay_record"]
@@ -54,15 +55,14 @@ def read_record(record: Mapping[str, Any]) -> SpyRecord:
     top = reader.as_object(record, "")
     reader.check_fields(top, "", required=("game", "players", "rounds"), optional=("options",))
     if top["game"] != "spy":
-        raise BadRecord("game", f"expected 'spy', got {top['game']!r}")
+        raise make_refusal("spy.record_game", got=repr(top["game"])).bad_record("game")
     options = SpyOptions.from_dict(reader.as_object(top.get("options", {}), "options"))
     players = tuple(reader.player_names(top["players"], "players", MIN_PLAYERS, MAX_PLAYERS))
     raw_rounds = reader.as_list(top["rounds"], "rounds")
     if len(raw_rounds) > options.rounds:
-        raise BadRecord(
-            "rounds",
-            f"{len(raw_rounds)} rounds, but options.rounds is {options.rounds} (rule S16)",
-        )
+        raise make_refusal(  # S16
+            "spy.record_rounds", count=len(raw_rounds), rounds=options.rounds
+        ).bad_record("rounds")
     rounds = []
     for i, raw in enumerate(raw_rounds):
         field = f"rounds[{i}]"
@@ -70,10 +70,9 @@ def read_record(record: Mapping[str, Any]) -> SpyRecord:
         reader.check_fields(entry, field, required=("cards", "moves"))
         hands = reader.as_list(entry["cards"], f"{field}.cards")
         if len(hands) != len(players):
-            raise BadRecord(
-                f"{field}.cards",
-                f"expected the cards of {len(players)} players, got {len(hands)}",
-            )
+            raise make_refusal(
+                "spy.cards_of_players", players=len(players), count=len(hands)
+            ).bad_record(f"{field}.cards")
         cards = tuple(
             tuple(reader.card_kinds(hand, f"{field}.cards[{p}]")) for p, hand in enumerate(hands)
         )
@@ -100,8 +99,8 @@ class MoveLog:
 
 
 class SpyReplay:
-    """A replayed record: the final :attr:`state`, the :meth:`summary` of RECORDS.md
-    and a readable :meth:`transcript`."""
+    """A replayed record: the final :attr:`state`, the :meth:`summary` of
+    ``docs/records.md`` and a readable :meth:`transcript`."""
 
     def __init__(self, record: SpyRecord, state: SpyState, log: Sequence[MoveLog]) -> None:
         self.record = record
@@ -109,7 +108,7 @@ class SpyReplay:
         self.log = tuple(log)
 
     def summary(self) -> dict[str, Any]:
-        """The replay summary of RECORDS.md ("Replay summary"), JSON-ready."""
+        """The replay summary of ``docs/records.md`` ("Replay summary"), JSON-ready."""
         state = self.state
         rounds: list[dict[str, Any]] = [
             {
@@ -159,15 +158,13 @@ def replay_record(record: Mapping[str, Any]) -> SpyReplay:
     log: list[MoveLog] = []
     for i, (cards, moves) in enumerate(checked.rounds):
         if state.phase == PLAYING:
-            raise BadRecord(f"rounds[{i}]", f"round {i} is not finished, so no round may follow it")
+            raise make_refusal("spy.round_unfinished", round=i).bad_record(f"rounds[{i}]")
         state.start_round(cards)
         number = i + 1
         for j, text in enumerate(moves):
             where = f"round {number}, move {j + 1}"
             if state.round_number != number or state.phase != PLAYING:
-                raise IllegalMove(
-                    f"round {number} is already over: no move may follow its end", text, where
-                )
+                raise make_refusal("spy.move_after_round", round=number).illegal(text).at(where)
             try:
                 action = text_to_action(text)
                 player, local = divmod(action, ACTIONS_PER_PLAYER)

@@ -9,11 +9,20 @@ argument lists every player's moves, letting one generic loop drive a whole race
 True
 >>> [e.kind for e in state.apply("0 turn")]
 ['turn']
+>>> from cardtable.errors import IllegalMove
 >>> try:
 ...     state.apply("0 call")
 ... except IllegalMove as exc:
 ...     print(exc.reason)
+...     print(exc.code, exc.params)
 the points pile still holds 5 cards: call only when it is empty
+spy.call_too_early {'count': 5}
+
+A refusal's message id and parameters let a face say it in the player's language
+(:mod:`cardtable.messages`):
+
+>>> print(state.refusal(15).text("uk"))
+в очковій стопці ще 5 карт: «закінчив» оголошують, лише коли вона порожня
 
 Two ways to move:
 
@@ -35,7 +44,6 @@ from itertools import repeat
 from typing import Any, NamedTuple
 
 from cardtable.cards import KIND_TEXT, parse_card_kind
-from cardtable.errors import IllegalMove
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
     CALL,
@@ -54,7 +62,8 @@ from cardtable.games.spy.deal import check_cards, deal_cards
 from cardtable.games.spy.events import Event
 from cardtable.games.spy.options import MAX_PLAYERS, SpyOptions, check_player_count
 from cardtable.games.spy.position import NO_LIMIT, Position
-from cardtable.games.spy.views import SpyView, build_view
+from cardtable.games.spy.views import SpyView, seat_view
+from cardtable.messages import Refusal, make_refusal
 
 __all__ = ["BETWEEN_ROUNDS", "MATCH_OVER", "PLAYING", "RoundResult", "SpyState"]
 
@@ -179,7 +188,7 @@ class SpyState:
         options: SpyOptions | None = None,
         move_limit: int | None = None,
     ) -> SpyState:
-        """A match whose round 1 is dealt as given: ``cards[p]`` top first (RECORDS.md)."""
+        """A match whose round 1 is dealt as given: ``cards[p]`` top first (``docs/records.md``)."""
         state = cls(players, options=options, move_limit=move_limit)
         state.start_round(cards)
         return state
@@ -224,6 +233,29 @@ class SpyState:
     def moves(self) -> list[int]:
         """The current round's actions so far, in order."""
         return _unlink(self._log)
+
+    def round_cards(self) -> tuple[tuple[int, ...], ...]:
+        """The cards of the latest round dealt (in play, or just over): kinds, top first
+        per player; empty before the first deal. The TRUE cards, hidden ones included."""
+        return self._cards
+
+    def moves_since(self, count: int) -> list[int]:
+        """The latest round's actions after its first ``count``, in order.
+
+        Only those actions are read (the round's length is the sum of the players'
+        move counts), so a reader following a round move by move pays for each move
+        once, however long the match has been.
+        """
+        if count < 0:
+            raise ValueError(f"a count of moves is never negative, got {count}")
+        out: list[int] = []
+        log = self._log
+        for _ in range(sum(seat.moves for seat in self.seats) - count):
+            assert log is not None  # the log holds one entry per move made
+            out.append(log[0])
+            log = log[1]
+        out.reverse()
+        return out
 
     def played_rounds(self) -> list[tuple[tuple[tuple[int, ...], ...], list[int]]]:
         """Every dealt round as (cards, actions): cards are kinds, top first per
@@ -279,9 +311,9 @@ class SpyState:
             action = text_to_action(action)
         else:
             text = None
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalMove(reason, text if text is not None else _text_or_none(action))
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise refusal.illegal(text if text is not None else _text_or_none(action))
         player, local = divmod(action, ACTIONS_PER_PLAYER)
         seat = self.seats[player]
         events = [self._describe(seat, local)]
@@ -305,28 +337,31 @@ class SpyState:
         return events
 
     def illegal_reason(self, action: int) -> str | None:
-        """Why ``action`` is not legal now, in a player's words; None when it is."""
+        """Why ``action`` is not legal now, in a player's words (English); None when it is."""
+        refusal = self.refusal(action)
+        return None if refusal is None else refusal.text()
+
+    def refusal(self, action: int) -> Refusal | None:
+        """Why ``action`` is not legal now, as a message id and its parameters (a face
+        says it in the player's language); None when it is legal."""
         if isinstance(action, bool) or not isinstance(action, int):
-            return f"{action!r} is not an action id"
+            return make_refusal("move.not_action_id", value=repr(action))
         if not 0 <= action < NUM_ACTIONS:
-            return f"{action} is not an action id: expected 0 to {NUM_ACTIONS - 1}"
+            return make_refusal("move.bad_action_id", value=repr(action), last=NUM_ACTIONS - 1)
         player, local = divmod(action, ACTIONS_PER_PLAYER)
         if player >= self.num_players:
-            return f"there is no player {player}: players are 0 to {self.num_players - 1}"
+            return make_refusal("spy.no_player", player=player, last=self.num_players - 1)
         if self.phase == MATCH_OVER:
-            return "the match is over"
+            return make_refusal("spy.match_over")
         if self.phase == BETWEEN_ROUNDS:
-            return "no round is in play"
+            return make_refusal("spy.no_round")
         seat = self.seats[player]
         if action in seat.legal:
             return None
         if seat.resigned:
-            return f"player {player} has resigned this round and makes no more moves"
+            return make_refusal("spy.resigned", player=player)
         if seat.moves >= seat.limit:
-            return (
-                f"player {player} has used up the {seat.limit} moves allowed in a round "
-                "and may only resign"
-            )
+            return make_refusal("spy.move_limit", player=player, limit=seat.limit)  # S13
         return _why_not(seat, local)
 
     def _describe(self, seat: Position, local: int) -> Event:
@@ -466,10 +501,20 @@ class SpyState:
         """
         if player is not None and not 0 <= player < self.num_players:
             raise ValueError(f"there is no player {player}")
-        return build_view(self, player)
+        playing = not self.round_over
+        return SpyView(
+            viewer=player,
+            round=self.round_number,
+            rounds=self.options.rounds,
+            phase=self.phase,
+            seats=tuple(seat_view(s, self.names[s.player]) for s in self.seats) if playing else (),
+            finishers=tuple(r.finisher for r in self.results),
+            round_scores=tuple(r.scores for r in self.results),
+            totals=tuple(self.totals),
+        )
 
     def to_record(self) -> dict[str, Any]:
-        """The match so far as a record (RECORDS.md): options, names, cards, moves."""
+        """The match so far as a record (``docs/records.md``): options, names, cards, moves."""
         rounds = [
             {
                 "cards": [[KIND_TEXT[k] for k in hand] for hand in cards],
@@ -502,23 +547,20 @@ def _unlink(log: _Log) -> list[int]:
 
 
 def _text_or_none(action: int) -> str | None:
-    try:
-        return action_to_text(action)
-    except IllegalMove:
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         return None
+    return action_to_text(action)
 
 
-def _why_not(seat: Position, local: int) -> str:
+def _why_not(seat: Position, local: int) -> Refusal:
     """The reason a move that is not in ``seat.legal`` is illegal."""
     if local == TURN:
-        return "the racing deck and the waste are both empty: there is nothing to turn"
+        return make_refusal("spy.nothing_to_turn")  # S9
     if local == CALL:
-        count = len(seat.points)
-        cards = "1 card" if count == 1 else f"{count} cards"
-        return f"the points pile still holds {cards}: call only when it is empty"
+        return make_refusal("spy.call_too_early", count=len(seat.points))  # S10
     if local in (OPEN_POINTS, OPEN_WASTE):
         if len(seat.tops) >= MAX_PILES:
-            return f"all {MAX_PILES} piles are open: no more piles may be opened"
+            return make_refusal("spy.all_piles_open", max=MAX_PILES)  # S8
         return _empty_source(local == OPEN_POINTS)
     from_points = local < PLACE_WASTE
     source = seat.points if from_points else seat.waste
@@ -526,16 +568,14 @@ def _why_not(seat: Position, local: int) -> str:
         return _empty_source(from_points)
     pile = local - (PLACE_POINTS if from_points else PLACE_WASTE) + 1
     if pile > len(seat.tops):
-        return f"there is no pile {pile}: there are {len(seat.tops)} piles"
-    card = KIND_TEXT[source[-1]]
-    top = KIND_TEXT[seat.piles[pile - 1][-1]]
-    return (
-        f"{card} does not fit on pile {pile} (top {top}): "
-        "a card goes on a pile one rank above or below it"
+        return make_refusal("spy.no_pile", pile=pile, count=len(seat.tops))
+    return make_refusal(  # S6
+        "spy.no_fit",
+        card=KIND_TEXT[source[-1]],
+        pile=pile,
+        top_card=KIND_TEXT[seat.piles[pile - 1][-1]],
     )
 
 
-def _empty_source(points: bool) -> str:
-    if points:
-        return "the points pile is empty: call instead"
-    return "the waste is empty: turn a card first"
+def _empty_source(points: bool) -> Refusal:
+    return make_refusal("spy.points_empty" if points else "spy.waste_empty")

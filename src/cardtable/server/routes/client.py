@@ -5,6 +5,9 @@ games, so the browser never re-implements a rule and the server never branches o
 game's name.
 
 - ``GET /api/rules/{game}?lang=en|uk`` — the rules page (docs/rules) as Markdown;
+- ``GET /api/messages?lang=en|uk`` — the engines' refusal messages in one language
+  (:func:`cardtable.messages.catalog_json`), from which the client says a refused
+  move's ``message_id`` and ``params`` in the player's language;
 - ``POST /api/tables/{id}/hint`` — the bot's suggestion for a seat (its token proves it);
 - ``GET /api/tables/{id}/summary`` — the replay summary (docs/records.md) of the match so
   far, as the game shows it on screen (public facts only);
@@ -28,6 +31,8 @@ from pydantic import BaseModel, Field
 
 from cardtable.errors import CardtableError
 from cardtable.games.base import Game
+from cardtable.messages import catalog_json
+from cardtable.rules_text import rules_text
 from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -71,8 +76,6 @@ async def rules(
     lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
 ) -> Rules:
     """The rules of ``game`` as the project implements them (docs/rules), as Markdown."""
-    from cardtable.cli import rules_text
-
     if game not in hub.games:
         raise HTTPException(404, detail={"code": "no_game", "message": "no such game"})
     try:
@@ -80,6 +83,15 @@ async def rules(
     except CardtableError as exc:
         raise HTTPException(404, detail={"code": "no_rules", "message": str(exc)}) from None
     return Rules(game=game, lang=lang, markdown=text)
+
+
+@router.get("/api/messages", summary="Refusal messages")
+async def messages(
+    lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
+) -> dict[str, Any]:
+    """Every refusal message of the engines in ``lang``: templates by message id and
+    how the language writes ranks and suits (see :mod:`cardtable.messages`)."""
+    return catalog_json(lang)
 
 
 @router.post("/api/tables/{table_id}/hint", summary="Hint")
@@ -104,6 +116,7 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep) -> Hint:
         game=table.game.info.name,
         bot=HINT_LEVEL,
         seed=random.Random(f"{table_id}:{version}:{seat}").getrandbits(63),
+        seat=seat,
         info=match.bot_info(seat),
         where=f"table {table_id} seat {seat} (hint)",
     )

@@ -11,7 +11,7 @@ export class TableConnection {
   /**
    * @param {string} tableId
    * @param {string|null} token  the seat's token, null to watch
-   * @param {object} handlers  onState(state, message), onError(code, message, params),
+   * @param {object} handlers  onState(state, message), onError(code, message, reply),
    *   onStatus("open"|"lost"|"gone", seconds), onAck(ack)
    */
   constructor(tableId, token, handlers) {
@@ -176,7 +176,7 @@ export class TableConnection {
         if (this.pending && (message.move_id === this.pending.id || !message.move_id)) {
           this.pending = null;
         }
-        this.handlers.onError(message.code, message.message, message.params || {});
+        this.handlers.onError(message.code, message.message, message);
         // The table recovers by itself: ask for the whole state after any refusal.
         if (!["rate_limited", "no_table", "bad_token", "already_greeted"].includes(message.code)) {
           this.sync();

@@ -7,6 +7,7 @@ import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./main.js";
+import { loadMessages, refusalText } from "./messages.js";
 import { SpyBoard } from "./spy.js";
 
 const BOARDS = { candidate: CandidateBoard, spy: SpyBoard };
@@ -72,7 +73,7 @@ function play(main, tableId, mine) {
 
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
     onState: (state, message) => render(state, message),
-    onError: (code, message, params) => showRefusal(code, message, params),
+    onError: (code, message, reply) => showRefusal(code, message, reply),
     onStatus: (kind, seconds, again) => {
       if (kind === "lost") {
         banner.hidden = false;
@@ -91,11 +92,16 @@ function play(main, tableId, mine) {
   // For tests and for the curious: the live connection of this page.
   window.cardtableConnection = conn;
 
-  function showRefusal(code, message, params = {}) {
+  // The engines' refusals are said in the player's language (messages.js).
+  loadMessages().catch(() => {});
+
+  async function showRefusal(code, message, reply) {
     const key = `err_${code}`;
     let text;
-    if (code === "illegal") text = t("err_illegal", { detail: message });
-    else if (code === "paused") text = t("err_paused", { s: params.seconds ?? "" });
+    if (code === "illegal") {
+      const said = reply ? await refusalText(reply.message_id, reply.params) : null;
+      text = t("err_illegal", { detail: said ?? message });
+    } else if (code === "paused") text = t("err_paused", { s: reply?.params?.seconds ?? "" });
     else if (t(key) !== key) text = t(key);
     else text = t("err_generic", { detail: message });
     toast(text, "error");
