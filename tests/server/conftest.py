@@ -9,25 +9,36 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_fakegame import fake_games
-from server_helpers import Api, ServerThread
+from server_fakegame import fake_bots, fake_games
+from server_helpers import Api, ServerThread, failing_on_bot_errors
 from sqlalchemy.engine import make_url
 
 from cardtable.server.app import create_app
-from cardtable.server.bots import BotBook
-from cardtable.server.runtime import Settings
+from cardtable.server.settings import Settings
 from cardtable.server.storage import database_url
+from cardtable.table import Pacing
+
+#: Fast bots, no pause between deals or rounds (test_server_pause.py has its own).
+FAST_PACING = Pacing(
+    level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0}, turn_delay=0.0, segment_pause=0.0
+)
 
 
 def fast_settings() -> Settings:
     """Fast bots and short absences, so tests run in seconds."""
     return Settings(
         grace_seconds=0.5,
-        bot_turn_delay=0.0,
-        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+        pacing=FAST_PACING,
         keep_finished_seconds=1.0,
         bot_processes=0,
     )
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_errors() -> Iterator[None]:
+    """Every server test fails if a bot raised meanwhile (no move is invented for it)."""
+    with failing_on_bot_errors():
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +48,7 @@ def fake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
     app = create_app(
         f"sqlite:///{db}",
         games=fake_games(),
-        bots=BotBook(),
+        bots=fake_bots,
         settings=fast_settings(),
         static_dir=None,
     )

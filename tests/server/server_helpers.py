@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -29,6 +30,34 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+#: Servers running in this process (their hubs are checked for bot errors).
+RUNNING: list[ServerThread] = []
+
+
+def bot_errors() -> dict[int, int]:
+    """How many bot errors each running server's hub has recorded so far."""
+    counts = {}
+    for server in RUNNING:
+        hub = getattr(server.app.state, "hub", None)
+        counts[id(server)] = len(hub.bot_errors) if hub is not None else 0
+    return counts
+
+
+@contextlib.contextmanager
+def failing_on_bot_errors() -> Iterator[None]:
+    """Fail the test if any server in this process recorded a bot error meanwhile: a bot
+    that raises is a bug (the server makes no move for it and logs it)."""
+    before = bot_errors()
+    yield
+    for server in list(RUNNING):
+        hub = getattr(server.app.state, "hub", None)
+        if hub is None:
+            continue
+        new = hub.bot_errors[before.get(id(server), 0) :]
+        if new:
+            pytest.fail(f"a bot failed during the test: {new}")
 
 
 class ServerThread:
@@ -55,9 +84,12 @@ class ServerThread:
     def start(self) -> ServerThread:
         self.thread.start()
         wait_healthy(self.base)
+        RUNNING.append(self)
         return self
 
     def stop(self) -> None:
+        if self in RUNNING:
+            RUNNING.remove(self)
         self.server.should_exit = True
         self.thread.join(timeout=15)
 

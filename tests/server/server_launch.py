@@ -8,7 +8,8 @@ import uvicorn
 
 from cardtable.server.app import create_app
 from cardtable.server.protocol import MAX_MESSAGE_BYTES
-from cardtable.server.runtime import Settings
+from cardtable.server.settings import Settings
+from cardtable.table import Pacing
 
 
 def main() -> None:
@@ -16,17 +17,18 @@ def main() -> None:
     real = "real" in sys.argv[3:]
     settings = Settings(
         grace_seconds=0.5,
-        bot_turn_delay=0.0,
-        bot_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+        pacing=Pacing(
+            level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+            turn_delay=0.0,
+            segment_pause=0.0,
+        ),
     )
     if real:
         app = create_app(db, settings=settings, static_dir=None)
     else:
-        from server_fakegame import fake_games
+        from server_fakegame import fake_bots, fake_games
 
-        from cardtable.server.bots import BotBook
-
-        app = create_app(db, games=fake_games(), bots=BotBook(), settings=settings, static_dir=None)
+        app = create_app(db, games=fake_games(), bots=fake_bots, settings=settings, static_dir=None)
     uvicorn.run(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_MESSAGE_BYTES * 4
     )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from server_helpers import Api, Client, ServerThread, clients
 
 
@@ -110,3 +113,47 @@ def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, a
         assert seen, "no bot move reached Ann"
         assert seen == list(range(seen[0], 6))
         assert len(moves_by(ann, "bot")) == len(seen)
+
+
+def mine(errors: list[str], table_id: str) -> list[str]:
+    """The errors of one table (other tests' tables may still have stand-ins)."""
+    return [e for e in errors if f"table {table_id} " in e]
+
+
+class BrokenBot:
+    """A bot with a bug: it raises instead of choosing."""
+
+    def think(self, info: object) -> int:
+        raise RuntimeError("the bot has a bug")
+
+
+def test_a_failing_bot_is_logged_and_no_move_is_invented_for_it(
+    fake_server: ServerThread, api: Api, caplog: pytest.LogCaptureFixture
+) -> None:
+    hub = fake_server.app.state.hub
+    before = len(hub.bot_errors)
+    working = hub.bots.make
+    hub.bots.make = lambda game, level, seed, seat: BrokenBot()
+    try:
+        table_id, tokens = api.seat_players("fake", ["Ann"], bots=["easy"])
+        with clients(fake_server.base, table_id, tokens) as (ann,), caplog.at_level("ERROR"):
+            ann.hello()
+            assert ann.state is not None
+            assert ann.move(ann.state["legal_moves"][0])["type"] == "ack"  # now the bot's turn
+            deadline = time.monotonic() + 5
+            while not mine(hub.bot_errors[before:], table_id) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            (error,) = mine(hub.bot_errors[before:], table_id)
+            assert "the bot has a bug" in error
+            ann.drain(0.5)
+            # No move was made for the bot, and it is not asked again and again at the
+            # same position: the error is a bug to fix, not something to retry.
+            assert len(mine(hub.bot_errors[before:], table_id)) == 1
+            assert moves_by(ann, "bot") == []
+            assert ann.state["to_move"] == 1
+            failures = [r for r in caplog.records if "failed" in r.getMessage()]
+            assert failures
+            assert failures[0].exc_info is not None  # logged with its traceback
+    finally:
+        hub.bots.make = working
+        del hub.bot_errors[before:]  # errors of the broken bot are expected here

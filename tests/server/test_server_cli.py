@@ -7,13 +7,12 @@ import sys
 from pathlib import Path
 
 import httpx
-from server_fakegame import fake_games
+from server_fakegame import fake_bots, fake_games
 from server_helpers import ServerThread, free_port, wait_healthy
 from typer.testing import CliRunner
 
 from cardtable.cli import app as cli_app
 from cardtable.server.app import create_app
-from cardtable.server.bots import BotBook
 
 
 def test_serve_command_starts_a_server_that_answers_health(tmp_path: Path) -> None:
@@ -45,7 +44,7 @@ def test_static_client_is_served_at_the_root_when_present(tmp_path: Path) -> Non
     app = create_app(
         f"sqlite:///{tmp_path / 'static.db'}",
         games=fake_games(),
-        bots=BotBook(),
+        bots=fake_bots,
         static_dir=static,
     )
     server = ServerThread(app).start()
@@ -57,7 +56,7 @@ def test_static_client_is_served_at_the_root_when_present(tmp_path: Path) -> Non
     bare = create_app(
         f"sqlite:///{tmp_path / 'bare.db'}",
         games=fake_games(),
-        bots=BotBook(),
+        bots=fake_bots,
         static_dir=tmp_path / "missing",
     )
     server = ServerThread(bare).start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -12,23 +13,24 @@ from server_helpers import Api, Client, ServerThread, clients
 from test_server_leak import check_no_leak
 
 from cardtable.cards import KIND_TEXT
+from cardtable.games.candidate.match import CandidateMatch
+from cardtable.games.spy.match import SpyMatch
 from cardtable.record import replay
-from cardtable.server.adapters import CandidateSession, SpySession
 
 SPY_ORDER = ("call", "place points", "place waste", "open points", "turn")
 
 
-def candidate_hidden(session: CandidateSession, seat: int | None) -> set[str]:
+def candidate_hidden(match: CandidateMatch, seat: int | None) -> set[str]:
     """Face-down cards: the other hand(s) and every pile (one deck: texts are unique)."""
-    state = session.state
+    state = match.state
     hidden = {KIND_TEXT[k] for p in (0, 1) if p != seat for k in state.hand(p)}
     hidden |= {KIND_TEXT[k] for suit in range(4) for k in state.pile(suit)}
     return hidden
 
 
-def spy_hidden(session: SpySession, seat: int | None) -> set[str]:
+def spy_hidden(match: SpyMatch, seat: int | None) -> set[str]:
     """S4-S5: racing decks and points piles under the top, hidden from everyone."""
-    state = session.state
+    state = match.state
     if state.round_over:
         return set()
     hidden: set[str] = set()
@@ -178,11 +180,46 @@ def test_a_killed_bot_worker_is_replaced_and_the_game_goes_on(real_server: Serve
             if ann.state and ann.state["legal_moves"]:
                 ann.move(ann.state["legal_moves"][0])
         assert bot_moved()
-        workers = list(getattr(hub.executor, "_processes", {}) or {})
+        workers = list(getattr(hub.bots.executor, "_processes", {}) or {})
         assert workers, "the bots think in worker processes"
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
         play_out([ann], eve, random.Random(6), race=False)
         assert eve.state is not None
         assert eve.state["status"] == "finished"
-    assert set(getattr(hub.executor, "_processes", {}) or {}).isdisjoint(workers)
+    assert set(getattr(hub.bots.executor, "_processes", {}) or {}).isdisjoint(workers)
+
+
+def test_a_stand_in_takes_over_a_spy_seat_whose_person_turned_the_deck_round(
+    real_server: ServerThread,
+) -> None:
+    """A bot takes the seat at any moment from what the seat knows then (match.bot_info),
+    here after its person went through the racing deck three times (S9) and left."""
+    api = Api(real_server.base)
+    table_id, tokens = api.seat_players("spy", ["Ann", "Bob"], options={"rounds": 1}, seed=8)
+    with clients(real_server.base, table_id, tokens) as (ann, bob):
+        ann.hello()
+        bob.hello()
+        assert ann.state is not None
+        for _ in range(60):
+            assert ann.move("turn")["type"] == "ack"
+        ann.close()  # gone: after the grace period a bot plays her seat
+
+        def stand_in_moves() -> int:
+            return sum(
+                1
+                for m in bob.received
+                if m["type"] == "update"
+                and m["event"]["kind"] == "move"
+                and m["event"]["seat"] == 0
+                and m["event"]["source"] == "substitute"
+            )
+
+        bob.wait_for(lambda m: m["type"] == "update" and m["state"]["seats"][0]["substituted"])
+        deadline = time.monotonic() + 30
+        while stand_in_moves() < 5 and time.monotonic() < deadline:
+            bob.drain(0.05)
+            if bob.state and bob.state["status"] == "finished":
+                break
+        assert stand_in_moves() >= 5 or bob.state["status"] == "finished"  # type: ignore[index]
+    assert not [e for e in real_server.app.state.hub.bot_errors if table_id in e]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from server_helpers import Api, Client, ServerThread, clients
 
-from cardtable.server.table import Table
+from cardtable.table import Table
 
 
 def strings(value: Any) -> set[str]:
@@ -29,7 +29,7 @@ def strings(value: Any) -> set[str]:
 
 def check_no_leak(table: Table, client: Client, seat: int | None, hidden: Any) -> int:
     """Replay ``table`` alongside ``client``'s messages; return how many were checked."""
-    session = table.kind.create(
+    match = table.game.new_match(
         seed=table.seed, players=[s.name or "" for s in table.seats], options=table.options
     )
     moves = iter(table.moves)
@@ -38,17 +38,17 @@ def check_no_leak(table: Table, client: Client, seat: int | None, hidden: Any) -
     for message in sorted(client.received, key=lambda m: m["version"] or 0):
         version = message["version"] or 0
         while pending is not None and pending.version <= version:
-            session.apply(pending.seat, pending.move)
+            match.apply(pending.seat, pending.move)
             pending = next(moves, None)
-        secret = hidden(session, seat)
+        secret = hidden(match, seat)
         leaked = strings(message) & secret
         assert not leaked, f"seat {seat} received hidden {leaked} in {message['type']}"
         checked += 1
     return checked
 
 
-def fake_hidden(session: Any, seat: int | None) -> set[str]:
-    return session.hidden_from(seat)  # type: ignore[no-any-return]
+def fake_hidden(match: Any, seat: int | None) -> set[str]:
+    return match.hidden_from(seat)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("game", ["fake", "fakerace"])

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from server_fakegame import FakeKind
+from server_fakegame import FakeGame, state_hash
 from sqlalchemy import inspect
 
-from cardtable.server.games import state_hash
 from cardtable.server.ratings import DEFAULT_MU
 from cardtable.server.storage import Storage
-from cardtable.server.table import Status, Table, TimeControl
+from cardtable.table import Status, Table, TimeControl
 
 
 def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) -> Table:
     table = Table.create(
         table_id=table_id,
-        kind=FakeKind(),
+        game=FakeGame(),
         options={"hand": 2},
         seed=5,
         bot_levels=[None, None],
@@ -28,7 +27,7 @@ def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) 
 
 
 def play_one(storage: Storage, table: Table, move_id: str) -> None:
-    seat = table.session.to_move() if table.session else None
+    seat = table.match.to_move() if table.match else None
     assert isinstance(seat, int)
     answer = table.submit(
         seat, table.legal_moves(seat)[-1], version=table.version, move_id=move_id, now=1.0
@@ -61,7 +60,7 @@ def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> 
         tc = row["time_control"]
         copy = Table.restore(
             table_id=row["id"],
-            kind=FakeKind(),
+            game=FakeGame(),
             options=row["options"],
             seed=row["seed"],
             time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]),
@@ -73,9 +72,9 @@ def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> 
             rematch_of=row["rematch_of"],
             now=2.0,
         )
-        assert copy.session is not None
-        assert table.session is not None
-        assert state_hash(copy.session) == state_hash(table.session)
+        assert copy.match is not None
+        assert table.match is not None
+        assert state_hash(copy.match) == state_hash(table.match)
         assert copy.clocks_ms == table.clocks_ms
         assert copy.seat_of_token("token-" + "Ann" * 4) == 0
     finally:
@@ -98,7 +97,7 @@ def test_finished_game_keeps_its_record_and_updates_ratings(db_url: str) -> None
         board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
         assert {e["name"] for e in board} == {"Ann", "Bob"}
         assert all(e["games"] == 1 for e in board)
-        winner = table.session.result()["winners"] if table.session else []
+        winner = table.match.result().winners if table.match else ()
         top = board[0]["name"]
         if len(winner) == 1:
             assert top == ("Ann", "Bob")[winner[0]]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from server_fakegame import FakeKind
+from server_fakegame import FakeGame, state_hash
 
-from cardtable.server.games import state_hash
-from cardtable.server.table import Source, Status, Table, TableError, TimeControl
+from cardtable.table import Source, Status, Table, TableError, TimeControl
 
 
 def make(realtime: bool = False, tc: TimeControl | None = None, bots: int = 0) -> Table:
@@ -15,7 +14,7 @@ def make(realtime: bool = False, tc: TimeControl | None = None, bots: int = 0) -
         levels[-1 - i] = "easy"
     return Table.create(
         table_id="t1",
-        kind=FakeKind("fakerace" if realtime else "fake", realtime),
+        game=FakeGame("fakerace" if realtime else "fake", realtime),
         options={"hand": 3},
         seed=11,
         bot_levels=levels,
@@ -62,7 +61,7 @@ def test_accepted_move_bumps_the_version_and_a_repeat_is_not_applied_twice() -> 
     table = seated()
     move = table.legal_moves(0)[0]
     first = table.submit(0, move, version=table.version, move_id="a", now=1.0)
-    assert first.kind == "accepted"
+    assert first.outcome == "accepted"
     assert first.version == 4
     again = table.submit(0, move, version=3, move_id="a", now=2.0)
     assert again is first
@@ -74,7 +73,7 @@ def test_stale_move_is_refused_and_its_repeat_gets_the_same_answer() -> None:
     table = seated()
     table.submit(0, table.legal_moves(0)[0], version=table.version, move_id="a", now=1.0)
     stale = table.submit(1, table.legal_moves(1)[0], version=3, move_id="b", now=1.0)
-    assert stale.kind == "stale"
+    assert stale.outcome == "stale"
     assert table.submit(1, "whatever", version=3, move_id="b", now=1.0) is stale
     assert len(table.moves) == 1
 
@@ -82,17 +81,17 @@ def test_stale_move_is_refused_and_its_repeat_gets_the_same_answer() -> None:
 def test_in_a_race_only_a_seats_own_changes_make_its_moves_stale() -> None:
     table = seated(realtime=True)
     start = table.version
-    assert table.submit(0, table.legal_moves(0)[0], version=start, move_id="a", now=1.0).kind == (
-        "accepted"
-    )
+    assert table.submit(
+        0, table.legal_moves(0)[0], version=start, move_id="a", now=1.0
+    ).outcome == ("accepted")
     # Seat 1's position did not change: its move against the older version still counts.
-    assert table.submit(1, table.legal_moves(1)[0], version=start, move_id="b", now=1.0).kind == (
-        "accepted"
-    )
+    assert table.submit(
+        1, table.legal_moves(1)[0], version=start, move_id="b", now=1.0
+    ).outcome == ("accepted")
     # Seat 0's did: a second move of seat 0 against the start version is stale.
-    assert table.submit(0, table.legal_moves(0)[0], version=start, move_id="c", now=1.0).kind == (
-        "stale"
-    )
+    assert table.submit(
+        0, table.legal_moves(0)[0], version=start, move_id="c", now=1.0
+    ).outcome == ("stale")
 
 
 def test_wrong_turn_illegal_and_future_versions_are_refused() -> None:
@@ -123,7 +122,7 @@ def test_a_clock_move_restarts_the_flagged_clock_with_at_least_a_second() -> Non
     answer = table.submit(
         0, table.legal_moves(0)[0], version=None, move_id=None, now=1.5, source=Source.CLOCK
     )
-    assert answer.kind == "accepted"
+    assert answer.outcome == "accepted"
     assert table.clocks_ms is not None
     assert table.clocks_ms[0] == 1000
 
@@ -137,15 +136,15 @@ def test_in_a_race_every_clock_runs() -> None:
 def test_restore_replays_the_moves_to_the_same_state() -> None:
     table = seated()
     for _ in range(3):
-        seat = table.session.to_move() if table.session else None
+        seat = table.match.to_move() if table.match else None
         assert isinstance(seat, int)
         table.submit(
             seat, table.legal_moves(seat)[0], version=None, move_id=f"m{table.version}", now=1.0
         )
-    assert table.session is not None
+    assert table.match is not None
     copy = Table.restore(
         table_id=table.id,
-        kind=table.kind,
+        game=table.game,
         options=table.options,
         seed=table.seed,
         time_control=None,
@@ -157,15 +156,15 @@ def test_restore_replays_the_moves_to_the_same_state() -> None:
         rematch_of=None,
         now=5.0,
     )
-    assert copy.session is not None
-    assert state_hash(copy.session) == state_hash(table.session)
+    assert copy.match is not None
+    assert state_hash(copy.match) == state_hash(table.match)
     assert copy.version == table.version
     assert copy.seat_versions == table.seat_versions
     # Move ids survive a restore: a repeat after a restart is still answered, not applied.
     first = table.moves[0]
     assert first.move_id is not None
     repeat = copy.submit(first.seat, first.move, version=0, move_id=first.move_id, now=6.0)
-    assert repeat.kind == "accepted"
+    assert repeat.outcome == "accepted"
     assert repeat.version == first.version
     assert len(copy.moves) == 3
 
@@ -181,10 +180,10 @@ def test_bot_seats_start_the_match_and_are_listed_to_move() -> None:
 
 def test_snapshot_shows_only_the_recipients_own_hand() -> None:
     table = seated()
-    assert table.session is not None
+    assert table.match is not None
     ann = table.snapshot(0, 0.0)
     watcher = table.snapshot(None, 0.0)
-    assert ann["view"]["hand"] == table.session.view(0)["hand"]
+    assert ann["view"]["hand"] == table.match.view(0)["hand"]
     assert watcher["view"]["hand"] is None
     assert watcher["legal_moves"] == []
     assert ann["legal_moves"] == table.legal_moves(0)

@@ -210,3 +210,15 @@ def test_every_table_refusal_has_a_message_in_both_languages() -> None:
         errors.append(caught.value)
     for error in errors:
         assert render(f"table.{error.code}", error.params, "en") == error.message
+
+
+def test_next_wakeup_leaves_out_the_seats_a_caller_already_acts_for() -> None:
+    table = spy_table(
+        bots=(None, "hard", "hard"), time_control=TimeControl(initial_ms=5_000, increment_ms=0)
+    )
+    first = table.next_wakeup()
+    assert first is not None
+    assert first < 5.0  # a bot's move comes before the person's clock runs out
+    assert table.next_wakeup(busy={1, 2}) == pytest.approx(5.0)
+    assert table.expired(5.1) == [0]
+    assert table.next_wakeup(busy={0, 1, 2}) is None  # every seat's move is on its way

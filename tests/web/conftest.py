@@ -8,10 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, WebServer
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, WebServer, failing_on_bot_errors
 
 from cardtable.server.app import create_app
-from cardtable.server.runtime import Settings
+from cardtable.server.settings import Settings
+from cardtable.table import Pacing
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_errors() -> Iterator[None]:
+    """Every browser test fails if a bot raised meanwhile (no move is invented for it)."""
+    with failing_on_bot_errors():
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -20,8 +28,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     db = tmp_path_factory.mktemp("webdb") / "web.db"
     settings = Settings(
         grace_seconds=30.0,
-        bot_turn_delay=0.05,
-        bot_speeds={"easy": 1.5, "medium": 3.0, "hard": 6.0},
+        pacing=Pacing(
+            level_speeds={"easy": 1.5, "medium": 3.0, "hard": 6.0},
+            turn_delay=0.05,
+            segment_pause=0.0,
+        ),
         keep_finished_seconds=60.0,
     )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()

@@ -122,7 +122,7 @@ def test_hint_is_one_of_the_seats_legal_moves(web_server: WebServer) -> None:
         ).json()
         tokens.append(seated["token"])
     live = web_server.app.state.hub.tables[table_id].table
-    to_move = live.session.to_move()
+    to_move = live.match.to_move()
     hint = httpx.post(f"{base}/api/tables/{table_id}/hint", json={"token": tokens[to_move]})
     assert hint.json()["move"] in live.legal_moves(to_move)
     idle = httpx.post(f"{base}/api/tables/{table_id}/hint", json={"token": tokens[1 - to_move]})

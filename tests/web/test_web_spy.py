@@ -13,7 +13,8 @@ import pytest
 from web_helpers import WebServer
 
 from cardtable.server.app import create_app
-from cardtable.server.runtime import Settings
+from cardtable.server.settings import Settings
+from cardtable.table import Pacing
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     db = tmp_path_factory.mktemp("spyweb") / "web.db"
     settings = Settings(
         grace_seconds=30.0,
-        bot_turn_delay=0.05,
-        bot_speeds={"easy": 0.25, "medium": 0.25, "hard": 0.25},
+        pacing=Pacing(
+            level_speeds={"easy": 0.25, "medium": 0.25, "hard": 0.25},
+            turn_delay=0.05,
+            segment_pause=0.0,
+        ),
         keep_finished_seconds=60.0,
     )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()

@@ -19,6 +19,6 @@ CHROMIUM_ARGS = [
 # The server suite's loopback runner serves here too (the web client is part of the app).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerThread as WebServer  # noqa: E402
-from server_helpers import free_port  # noqa: E402
+from server_helpers import failing_on_bot_errors, free_port  # noqa: E402
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WebServer", "free_port"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WebServer", "failing_on_bot_errors", "free_port"]

@@ -2,22 +2,24 @@
 
 Layers, each in its own module:
 
-- :mod:`.games` — the adapter interface the server speaks to a game through;
-  :mod:`.adapters` — Candidate and Spy behind it.
-- :mod:`.table` — the authority over one match, a pure class without I/O.
-- :mod:`.bots` — the bot protocol and the level book.
+- :mod:`cardtable.table` (below the server) — the authority over one match, a pure class
+  without I/O; games come from :mod:`cardtable.games.registry`, bots from
+  :mod:`cardtable.bots.seat`.
+- :mod:`.protocol` — the pydantic models of every message.
+- :mod:`.core` — the table protocol without I/O: a message in, typed messages out.
+- :mod:`.runtime` — live tables, locks, storage and timers around the core (the I/O
+  side); :mod:`.connection` — one WebSocket's send queue and rate limit;
+  :mod:`.thinking` — bots thinking on an executor; :mod:`.settings`.
 - :mod:`.storage`, :mod:`.models`, ``migrations/`` — SQLAlchemy 2 + Alembic.
 - :mod:`.ratings` — openskill ratings.
-- :mod:`.protocol` — the pydantic models of every message.
-- :mod:`.runtime` — live tables, connections, bots, clocks (the I/O side).
-- :mod:`.app` — the FastAPI application (HTTP routes and the WebSocket).
+- :mod:`.app` and :mod:`.routes` — the FastAPI application and its routers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["serve"]
+__all__ = ["address", "serve"]
 
 
 def serve(
@@ -28,7 +30,7 @@ def serve(
     log_level: str = "info",
     **settings: Any,
 ) -> None:
-    """Run the server until interrupted (blocks). ``settings`` tune :class:`.runtime.Settings`."""
+    """Run the server until interrupted (blocks). ``settings`` tune :class:`.settings.Settings`."""
     import gc
 
     import uvicorn
@@ -41,8 +43,7 @@ def serve(
 
     from cardtable.server.app import create_app
     from cardtable.server.protocol import MAX_MESSAGE_BYTES
-    from cardtable.server.runtime import Settings
-    from cardtable.server.web import address
+    from cardtable.server.settings import Settings
 
     app = create_app(db, settings=Settings(**settings))
     # The one line people need: where to point the browser (the client is served at /).
@@ -56,3 +57,17 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+
+
+def address(host: str, port: int) -> str:
+    """The address to open in a browser for a server listening on ``host``:``port``.
+
+    >>> address("0.0.0.0", 8000)
+    'http://127.0.0.1:8000/'
+    >>> address("::1", 8080)
+    'http://[::1]:8080/'
+    """
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"

@@ -4,9 +4,14 @@ docs/protocol.md describes the protocol with a worked example of every message. 
 one WebSocket per client at ``/ws/tables/{id}``; every message is a JSON object with a
 ``type``. The client says ``hello`` (with its seat token, or none to watch), then sends
 ``move``s; every move carries the seat token, the table version it was made against and a
-move id the client chose. The server answers ``welcome``, ``ack``, ``resync``, ``error``
-and ``pong`` and pushes an ``update`` to every connection after every change, each with
-the recipient's own view only. Every server message carries the table's ``version``.
+move id the client chose. Between two deals or rounds the table pauses; a seated client
+may say ``ready`` to end the pause sooner. The server answers ``welcome``, ``ack``,
+``resync``, ``error`` and ``pong`` and pushes an ``update`` to every connection after
+every change, each with the recipient's own view only. Every server message carries the
+table's ``version``.
+
+The server builds every message it sends from these models (:mod:`.core`), and the
+tests validate every message they receive against them.
 """
 
 from __future__ import annotations
@@ -64,8 +69,18 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Sync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping] = TypeAdapter(ClientMessage)
+class Ready(_Message):
+    """During the pause between two deals or rounds: the seat's person is ready to go on.
+
+    The pause ends once every person present is ready (or its time is up).
+    """
+
+    type: Literal["ready"]
+    token: Token = Field(description="The seat's secret token.")
+
+
+ClientMessage = Annotated[Hello | Move | Sync | Ping | Ready, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping | Ready] = TypeAdapter(ClientMessage)
 
 
 # ------------------------------------------------------------ server → client
@@ -78,6 +93,13 @@ class SeatInfo(BaseModel):
     level: str | None = Field(description="A bot seat's level: easy, medium or hard.")
     connected: bool
     substituted: bool = Field(description="A bot is moving for this absent player.")
+
+
+class Pause(BaseModel):
+    """The table pauses between two deals or rounds (no moves, no clocks, no bots)."""
+
+    seconds: float = Field(description="Seconds left when the state was sent.")
+    ready: list[int] = Field(description="Seats whose person said they are ready.")
 
 
 class State(BaseModel):
@@ -95,6 +117,9 @@ class State(BaseModel):
     view: dict[str, Any] | None = Field(description="The engine's view for this recipient.")
     legal_moves: list[str] = Field(description="The recipient's legal moves now.")
     clocks: list[float] | None = Field(description="Seconds left per seat, or null.")
+    pause: Pause | None = Field(
+        default=None, description="While the table pauses between deals or rounds."
+    )
     result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
 
@@ -102,7 +127,7 @@ class State(BaseModel):
 class Event(BaseModel):
     """What changed, in an ``update``."""
 
-    kind: Literal["join", "start", "move", "seat", "rematch"]
+    kind: Literal["join", "start", "move", "seat", "rematch", "ready", "resume"]
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None
@@ -136,30 +161,32 @@ class Ack(_Message):
 
 
 class Resync(_Message):
-    """The full current state, after a stale move or a ``sync``."""
+    """The full current state, after a stale move or a ``sync``; ``reason`` in English,
+    ``message_id`` and ``params`` to say it in another language."""
 
     type: Literal["resync"]
     version: int
     move_id: str | None
     reason: str
+    message_id: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
     state: State
 
 
 class Error(_Message):
-    """A refused message: a machine-readable ``code`` and a sentence for people.
-
-    A move the rules refuse also carries the engine's ``message_id`` and ``params``:
-    the client says the refusal in the player's language from them (the messages come
-    from ``GET /api/messages``).
-    """
+    """A refused message: a machine-readable ``code``, a sentence for people in English
+    (``message``), and its message id with parameters (``message_id``, ``params``) from
+    which a client shows it in its player's language: a move the rules refuse carries
+    the engine's (their templates come from ``GET /api/messages``), the table's own
+    refusals ``table.<code>``, the protocol's ``server.<code>``."""
 
     type: Literal["error"]
     version: int | None
     code: str
     message: str
-    move_id: str | None = None
     message_id: str | None = None
-    params: dict[str, str | int] | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    move_id: str | None = None
 
 
 class Pong(_Message):
@@ -205,7 +232,7 @@ class CreateTable(BaseModel):
 
     game: str = Field(description="'candidate' or 'spy'.", max_length=32)
     options: dict[str, Any] = Field(
-        default_factory=dict, description="Rule options (RULINGS.md), e.g. {'decks': 2}."
+        default_factory=dict, description="Rule options (docs/rules), e.g. {'decks': 2}."
     )
     seats: list[SeatSpec] = Field(
         min_length=1, max_length=8, description="One entry per seat, in seat order."
@@ -297,7 +324,7 @@ class Leaderboard(BaseModel):
     entries: list[RatingEntry]
 
 
-class GameInfo(BaseModel):
+class OfferedGame(BaseModel):
     """A game the server offers."""
 
     name: str

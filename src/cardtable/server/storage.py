@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cardtable.server.models import MoveRow, RatingRow, TableRow
 from cardtable.server.ratings import Rating, rate
-from cardtable.server.table import MoveEntry, Source, Status, Table
+from cardtable.table import MoveEntry, Source, Status, Table
 
 T = TypeVar("T")
 
@@ -209,11 +209,11 @@ class Storage:
         """
         table_id = table.id
         values = _state_values(table)
-        finished = table.status is Status.FINISHED and table.session is not None
-        result = table.session.result() if finished and table.session else None
-        record = table.session.record() if finished and table.session else None
+        match = table.match if table.status is Status.FINISHED else None
+        result = match.result().to_dict() if match is not None else None
+        record = match.record() if match is not None else None
         names = [s.name or f"Player {s.index + 1}" for s in table.seats]
-        game = table.kind.name
+        game = table.game.info.name
         rated = table.rated
         move = {
             "table_id": table_id,
@@ -288,7 +288,7 @@ class Storage:
 def _table_values(table: Table) -> dict[str, Any]:
     return {
         "id": table.id,
-        "game": table.kind.name,
+        "game": table.game.info.name,
         "options": dict(table.options),
         "seed": table.seed,
         "time_control": (

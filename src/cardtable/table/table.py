@@ -44,7 +44,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
@@ -614,11 +614,20 @@ class Table:
         self._bump(all_seats=True)
         self._after_change(now)
 
-    def next_wakeup(self) -> float | None:
+    def next_wakeup(self, busy: Collection[int] = ()) -> float | None:
         """When something next happens by itself: a pause ends, a bot's move is due or
-        a clock runs out (``None``: nothing until someone moves)."""
-        times = [t for t in (self.paused_until, self.next_deadline()) if t is not None]
-        times.extend(self._bot_due.values())
+        a clock runs out (``None``: nothing until someone moves).
+
+        ``busy`` are seats the caller is already acting for (their bot is thinking):
+        their due moves and run-out clocks are left out, so a caller that sleeps until
+        the next wake-up does not wake again and again for a move already on its way.
+        """
+        times = [] if self.paused_until is None else [self.paused_until]
+        if self.clocks_ms is not None and self.clock_since is not None:
+            running = [self.clocks_ms[s] for s in self._running if s not in busy]
+            if running:
+                times.append(self.clock_since + min(running) / 1000)
+        times.extend(due for seat, due in self._bot_due.items() if seat not in busy)
         return min(times) if times else None
 
     # ------------------------------------------------------------------ clocks

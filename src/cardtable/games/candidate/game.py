@@ -19,6 +19,7 @@ from cardtable.games.candidate.match import INFO, CandidateMatch
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.records import CandidateReplay, replay_record
 from cardtable.games.candidate.state import CandidateState
+from cardtable.games.candidate.summary import with_capture_scores
 from cardtable.record import RecordReader
 
 __all__ = ["GAME", "CandidateGame"]
@@ -111,6 +112,12 @@ class CandidateGame:
     def replay(record: Mapping[str, Any]) -> CandidateReplay:
         """Validate and replay a record (see :func:`replay_record`)."""
         return replay_record(record)
+
+    @staticmethod
+    def display_summary(record: Mapping[str, Any]) -> dict[str, Any]:
+        """The replay summary of a record as a screen shows a deal's end: with each
+        capture's score beside it (see :mod:`.summary`)."""
+        return with_capture_scores(replay_record(record).summary())
 
 
 def _options(options: CandidateOptions | Mapping[str, Any] | None) -> CandidateOptions:

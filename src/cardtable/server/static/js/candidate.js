@@ -34,6 +34,8 @@ export class CandidateBoard {
     const finishedNow = view.is_over && previous && !previous.view.is_over;
     if (!this.replay && this.lastDeal !== null && (view.deal_number > this.lastDeal || finishedNow)) {
       this.loadSummary(view.is_over ? view.deal_number : this.lastDeal);
+    } else if (!this.replay && this.lastDeal === null && state.pause && view.deal_number > 1) {
+      this.loadSummary(view.deal_number - 1); // opened during the pause: the deal just over
     }
     this.lastDeal = view.deal_number;
     this.draw();
@@ -47,10 +49,24 @@ export class CandidateBoard {
       this.summary = { deal, captures: d.captures, scores: d.scores, captureScores: d.capture_scores };
       this.draw();
       const heading = this.el.querySelector(".dealsummary h2");
-      if (heading) heading.focus();
+      if (heading && !this.state.pause) heading.focus(); // in a pause, Ready keeps the focus
     } catch {
       /* the summary is a courtesy: the scores are on the table anyway */
     }
+  }
+
+  /** The deal just over, for the pause before the next one (table.js shows it). */
+  lastSegment(state) {
+    const view = state.view;
+    const k = view.past_deal_scores.length;
+    if (!k) return null;
+    return {
+      heading: t("dealOver", { k }),
+      scores: view.past_deal_scores[k - 1],
+      totals: view.totals,
+      note: null,
+      next: (s) => t("nextDealIn", { s }),
+    };
   }
 
   get myMoves() {
@@ -172,7 +188,8 @@ export class CandidateBoard {
     return h(
       "section",
       { class: "dealsummary", "aria-labelledby": "summary-h" },
-      h("h2", { id: "summary-h", tabindex: "-1" }, t("dealOver", { k: deal })),
+      // During the pause the pause panel already says the deal is over: here its captures.
+      h("h2", { id: "summary-h", tabindex: "-1" }, t(this.state.pause ? "dealCaptures" : "dealOver", { k: deal })),
       [0, 1].map((p) =>
         h(
           "div",

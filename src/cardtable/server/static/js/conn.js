@@ -1,6 +1,7 @@
 // One table's WebSocket (docs/protocol.md): hello, moves with ids, acks, resyncs,
-// errors, and recovery by itself — reconnect with backoff, resend the unanswered move
-// with the same id (never applied twice), resync after any refusal.
+// errors, "ready" during the pause between deals or rounds, and recovery by itself —
+// reconnect with backoff, resend the unanswered move with the same id (never applied
+// twice), resync after any refusal.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const PING_MS = 20000;
@@ -126,6 +127,12 @@ export class TableConnection {
     this.send({ type: "sync", token: this.token });
   }
 
+  /** During the pause between deals or rounds: this seat is ready to go on. */
+  ready() {
+    if (!this.token || !this.state || !this.state.pause) return false;
+    return this.send({ type: "ready", token: this.token });
+  }
+
   receive(data) {
     this.lastHeard = Date.now();
     let message;
@@ -165,6 +172,7 @@ export class TableConnection {
         if (this.handlers.onAck) this.handlers.onAck(message);
         break;
       case "error":
+        if (message.code === "not_paused") break; // a late "ready": the table went on already
         if (this.pending && (message.move_id === this.pending.id || !message.move_id)) {
           this.pending = null;
         }

@@ -25,7 +25,8 @@ export class SpyBoard {
 
   update(state) {
     this.state = state;
-    if (state.view.round !== this.round) {
+    if (state.view.round !== this.round || state.pause) {
+      // A new round's race time starts when the pause before it ends.
       this.round = state.view.round;
       this.roundStarted = performance.now();
       this.source = null;
@@ -107,10 +108,26 @@ export class SpyBoard {
     if (done) event.preventDefault();
   }
 
+  /** The round just over, for the pause before the next one (table.js shows it). */
+  lastSegment(state) {
+    const view = state.view;
+    const k = view.round_scores.length;
+    if (!k) return null;
+    const names = state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const finisher = view.finishers[k - 1];
+    return {
+      heading: t("roundOver", { k }),
+      scores: view.round_scores[k - 1],
+      totals: view.totals,
+      note: finisher === null || finisher === undefined ? t("noFinisher") : t("finisher", { name: names[finisher] }),
+      next: (s) => t("nextRoundIn", { s }),
+    };
+  }
+
   tick() {
     const el = this.el.querySelector(".racetime");
     if (!el || !this.state) return;
-    const playing = this.state.status === "playing" && this.state.view.phase === "playing";
+    const playing = this.state.status === "playing" && this.state.view.phase === "playing" && !this.state.pause;
     if (!playing) return;
     const s = Math.floor((performance.now() - this.roundStarted) / 1000);
     el.textContent = `${t("raceTime")}: ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;

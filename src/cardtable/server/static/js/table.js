@@ -4,7 +4,7 @@
 import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
-import { announce, h, hideToast, toast } from "./dom.js";
+import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./main.js";
 import { loadMessages, refusalText } from "./messages.js";
@@ -60,13 +60,16 @@ function play(main, tableId, mine) {
   const status = h("p", { class: "turn", id: "turn-status" });
   const boardHolder = h("div", { class: "boardholder" });
   const result = h("section", { class: "result", hidden: true, "aria-live": "polite" });
+  const pausePanel = h("section", { class: "pausepanel", hidden: true, "aria-labelledby": "pause-h" });
   const invites = h("p", { class: "waiting", hidden: true }, t("waitingFor"));
-  main.append(title, banner, seatsBar, status, invites, boardHolder, result);
+  main.append(title, banner, seatsBar, status, invites, pausePanel, boardHolder, result);
 
   let board = null;
   let clocksAt = 0;
   let clockTimer = null;
   let lastAnnounced = "";
+  let pauseTimer = null;
+  let pausedAt = null; // the version whose pause is on screen
 
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
     onState: (state, message) => render(state, message),
@@ -98,7 +101,8 @@ function play(main, tableId, mine) {
     if (code === "illegal") {
       const said = reply ? await refusalText(reply.message_id, reply.params) : null;
       text = t("err_illegal", { detail: said ?? message });
-    } else if (t(key) !== key) text = t(key);
+    } else if (code === "paused") text = t("err_paused", { s: reply?.params?.seconds ?? "" });
+    else if (t(key) !== key) text = t(key);
     else text = t("err_generic", { detail: message });
     toast(text, "error");
     announce(text);
@@ -120,6 +124,7 @@ function play(main, tableId, mine) {
     }
     if (board && state.view) board.update(state, message);
     status.textContent = statusLine(state);
+    renderPause(state);
     if (status.textContent !== lastAnnounced && state.game === "candidate") {
       lastAnnounced = status.textContent;
       announce(status.textContent);
@@ -190,6 +195,75 @@ function play(main, tableId, mine) {
     }
   }
 
+  /** Between two deals or rounds: the one just over, a countdown, and "Ready". */
+  function renderPause(state) {
+    const segment = state.pause && board && board.lastSegment ? board.lastSegment(state) : null;
+    if (!segment || state.status !== "playing") {
+      pausePanel.hidden = true;
+      pausedAt = null;
+      clearInterval(pauseTimer);
+      main.dataset.paused = "";
+      return;
+    }
+    const ends = performance.now() + state.pause.seconds * 1000;
+    const who = names(state);
+    const countdown = h("p", { class: "countdown", role: "timer", "aria-live": "off" });
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
+      countdown.textContent = left > 0 ? segment.next(left) : t("starting");
+    };
+    const rows = who.map((name, i) =>
+      h(
+        "tr",
+        { class: i === state.seat ? "me" : "" },
+        h("th", { scope: "row" }, name, state.pause.ready.includes(i) ? ` ✓` : ""),
+        h("td", {}, segment.scores[i]),
+        h("td", {}, segment.totals[i]),
+      ),
+    );
+    const person = state.seat !== null && mine && state.seats[state.seat].kind === "human";
+    const done = state.seat !== null && state.pause.ready.includes(state.seat);
+    const readyButton = person
+      ? h("button", { type: "button", class: "primary", "data-key": "ready", disabled: done }, done ? t("waitingOthers") : t("ready"))
+      : null;
+    if (readyButton) {
+      readyButton.addEventListener("click", () => {
+        if (conn.ready()) {
+          readyButton.disabled = true;
+          readyButton.textContent = t("waitingOthers");
+        }
+      });
+    }
+    const readyNames = state.pause.ready.map((i) => who[i]);
+    const hadFocus = pausePanel.contains(document.activeElement);
+    fill(
+      pausePanel,
+      h("h2", { id: "pause-h", tabindex: "-1" }, segment.heading),
+      h(
+        "table",
+        { class: "totals" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("players")), h("th", { scope: "col" }, t("scored")), h("th", { scope: "col" }, t("totals")))),
+        h("tbody", {}, rows),
+      ),
+      segment.note ? h("p", { class: "note" }, segment.note) : null,
+      countdown,
+      h("div", { class: "actions" }, readyButton, readyNames.length ? h("span", { class: "readylist" }, t("readyAre", { names: readyNames.join(", ") })) : null),
+    );
+    pausePanel.hidden = false;
+    main.dataset.paused = "true";
+    tick();
+    clearInterval(pauseTimer);
+    pauseTimer = setInterval(tick, 250);
+    if (pausedAt === null) {
+      // The pause has just begun: say what happened and when the game goes on.
+      announce(`${segment.heading}. ${countdown.textContent}`);
+      if (readyButton && !done) readyButton.focus();
+    } else if (hadFocus && readyButton && !done) {
+      readyButton.focus();
+    }
+    pausedAt = state.version;
+  }
+
   function renderResult(state) {
     if (state.status !== "finished" || !state.result) {
       result.hidden = true;
@@ -230,6 +304,7 @@ function play(main, tableId, mine) {
 
   return () => {
     clearInterval(clockTimer);
+    clearInterval(pauseTimer);
     if (board && board.destroy) board.destroy();
     conn.stop();
   };

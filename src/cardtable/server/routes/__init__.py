@@ -1,0 +1,35 @@
+"""The server's HTTP and WebSocket routes, grouped by what they serve.
+
+- :mod:`.info` — health, the games offered, the leaderboard;
+- :mod:`.tables` — create, list, look up, join, rematch, download a record;
+- :mod:`.play` — the WebSocket of the table protocol (docs/protocol.md);
+- :mod:`.client` — what the browser client needs beyond that: rules pages, hints,
+  summaries, replays, and the client's own pages.
+
+Each module has one :class:`fastapi.APIRouter`; :func:`cardtable.server.app.create_app`
+includes them. The routes only translate: they call the
+:class:`~cardtable.server.runtime.Hub` (:func:`current_hub`) and answer with the models
+of :mod:`cardtable.server.protocol`.
+"""
+
+from __future__ import annotations
+
+from fastapi import HTTPException
+from starlette.requests import HTTPConnection
+
+from cardtable.server.runtime import Hub
+
+__all__ = ["current_hub", "no_table"]
+
+
+def current_hub(connection: HTTPConnection) -> Hub:
+    """The application's hub (a dependency), or 503 while the server is starting."""
+    hub = getattr(connection.app.state, "hub", None)
+    if hub is None:
+        raise HTTPException(503, detail={"code": "starting", "message": "not ready yet"})
+    return hub  # type: ignore[no-any-return]
+
+
+def no_table() -> HTTPException:
+    """The 404 of a table that does not exist."""
+    return HTTPException(404, detail={"code": "no_table", "message": "no such table"})

@@ -1,0 +1,50 @@
+"""Routes about the server itself: health, the games it offers, the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
+from cardtable.server.routes import current_hub
+from cardtable.server.runtime import Hub
+from cardtable.server.storage import Storage
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+HubDep = Annotated[Hub, Depends(current_hub)]
+
+
+@router.get("/api/health", summary="Readiness", tags=["server"])
+async def health(hub: HubDep) -> Health:
+    """Answers once storage is migrated and unfinished tables are resumed."""
+    return Health(status="ok", games=sorted(hub.games), tables=len(hub.tables))
+
+
+@router.get("/api/games", summary="Games offered", tags=["server"])
+async def list_games(hub: HubDep) -> list[OfferedGame]:
+    """The games this server can host, with their seat counts."""
+    return [
+        OfferedGame(
+            name=game.info.name,
+            title=game.title,
+            realtime=game.info.realtime,
+            min_seats=game.info.min_players,
+            max_seats=game.info.max_players,
+        )
+        for game in hub.games.values()
+    ]
+
+
+@router.get("/api/ratings", summary="Leaderboard", tags=["ratings"])
+async def ratings(
+    hub: HubDep,
+    game: Annotated[str, Query(description="candidate or spy", max_length=32)],
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> Leaderboard:
+    """The best openskill ratings of a game (by mu - 3·sigma), best first."""
+    rows = await hub.storage.aread(lambda s: Storage.leaderboard(s, game, limit))
+    return Leaderboard(game=game, entries=[RatingEntry(**r) for r in rows])

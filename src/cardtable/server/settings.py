@@ -1,0 +1,42 @@
+"""Tunable behaviour of a running server (the defaults suit people playing).
+
+The pacing of the tables (bot speeds, the pause between deals and rounds) is the one
+model of :mod:`cardtable.table.pacing`, so the server and the terminal app behave the
+same; tests give a short or zero pause and fast bots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardtable.table import Pacing
+
+__all__ = ["Settings"]
+
+
+@dataclass
+class Settings:
+    """What ``cardtable serve`` runs with; keyword arguments of :func:`cardtable.server.serve`."""
+
+    #: Seconds a player may be away before a bot takes over their seat.
+    grace_seconds: float = 20.0
+    #: Bot level that stands in for an absent player or a flagged clock.
+    stand_in_level: str = "medium"
+    #: Bot speeds in a race, a turn-based bot's delay, the pause between deals/rounds.
+    pacing: Pacing = field(default_factory=Pacing)
+    #: Seconds a bot may think about one move before a warning is logged. The bots'
+    #: budgets are in iterations; this only notices an overloaded machine. A bot over
+    #: it is still waited for: its move is never replaced by another.
+    bot_budget: float = 5.0
+    #: Worker processes the bots think in (0: threads of the server process instead).
+    #: Processes keep a searching bot from taking the event loop's CPU time.
+    bot_processes: int = 1
+    #: Threads the bots think on when ``bot_processes`` is 0.
+    bot_threads: int = 4
+    #: Messages per second a connection may send, and the burst it may save up.
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+    #: Messages a slow reader may have waiting before it is disconnected.
+    send_queue: int = 256
+    #: Seconds a finished table stays in memory after its last connection left.
+    keep_finished_seconds: float = 600.0
