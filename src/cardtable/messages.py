@@ -586,6 +586,24 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "every seat must be filled first",
         "uk": "спершу мають бути зайняті всі місця",
     },
+    # -- the server's protocol (server/core.py) ------------------------------------
+    "server.storage": {
+        "en": "the move could not be stored; please resync",
+        "uk": "хід не вдалося зберегти; оновіть стан столу",
+    },
+    "server.not_paused": {
+        "en": "the table is not pausing",
+        "uk": "стіл не на паузі",
+    },
+    "server.no_hello": {"en": "say hello first", "uk": "спершу привітайтеся (hello)"},
+    "server.already_greeted": {
+        "en": "this connection already said hello as another seat",
+        "uk": "це з'єднання вже привіталося як інше місце",
+    },
+    "server.too_large": {
+        "en": "a message may be at most {limit} bytes",
+        "uk": "повідомлення може мати щонайбільше {limit} байтів",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

@@ -217,8 +217,8 @@ def test_ready_ends_the_pause_between_spy_rounds_once_every_person_is_ready() ->
     move = {"type": "move", "token": TOKENS[0], "version": table.version, "move_id": "t"}
     (paused,) = sent(core.receive(ann, message({**move, "move": "turn"}), 2.0))
     assert isinstance(paused, Error)
-    assert (paused.code, paused.message_id) == ("paused", "table.paused")
-    assert paused.params == {"segment": "round", "seconds": 9}
+    assert (paused.code, paused.message_id) == ("paused", "table.paused_round")
+    assert paused.params == {"seconds": 9}
     first = core.receive(ann, message(ready), 3.0)
     assert [type(e) for e in first] == [Broadcast]
     assert core.update(first[0].event, 1, 3.0).state.pause.ready == [0]  # type: ignore[union-attr]

@@ -69,8 +69,7 @@ def test_the_pause_between_spy_rounds_ends_when_both_players_are_ready(
         refused = ann.move("turn")
         assert refused["type"] == "error"
         assert refused["code"] == "paused"
-        assert refused["message_id"] == "table.paused"
-        assert refused["params"]["segment"] == "round"
+        assert refused["message_id"] == "table.paused_round"
         assert 50 < refused["params"]["seconds"] <= 60
         assert "round is over" in refused["message"]
         # Ann is ready: the pause goes on for Bob, and everyone sees who is ready.
