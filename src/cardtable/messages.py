@@ -595,6 +595,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the table is not pausing",
         "uk": "стіл не на паузі",
     },
+    "server.rate_limited": {
+        "en": "too many messages: slow down",
+        "uk": "забагато повідомлень: повільніше",
+    },
     "server.no_hello": {"en": "say hello first", "uk": "спершу привітайтеся (hello)"},
     "server.already_greeted": {
         "en": "this connection already said hello as another seat",
