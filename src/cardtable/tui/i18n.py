@@ -107,6 +107,8 @@ _EN: dict[str, str] = {
     "no_such_card": "there is no card {n} in your hand (you hold {count})",
     "nothing_selected": "select cards with 1-5 first",
     "match_over_status": "Match over — {result}. q quits",
+    "cand_pause": "Deal {deal} is over: deal {next} starts in {seconds} s — Enter starts it now",
+    "cand_paused_why": "the next deal has not begun (Enter begins it)",
     "winner": "{name} wins {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
@@ -130,7 +132,8 @@ _EN: dict[str, str] = {
 
 1 … 5        pick a card of your hand (again: unpick); the cards are
              played in rank order
-Enter        play the picked cards onto the lobby
+Enter        play the picked cards onto the lobby; after a deal, start
+             the next one without waiting for the countdown
 Esc          clear the picked cards
 p            pass
 s h d c      choose a pile (♠ ♥ ♦ ♣): deal, turn a lobby card, draw
@@ -173,13 +176,13 @@ The hand stays hidden until the right player presses Enter.""",
     "spy_confirm_resign": "Press x again to resign this round",
     "spy_no_pile": "there is no pile {n}: you have {count}, and the next one you open is {next}",
     "spy_no_more_piles": "there is no pile {n}: you have all six piles",
-    "spy_paused": "the round is over: press Enter to go on",
+    "spy_pause": "Round {round} starts in {seconds} s: Enter goes on now",
     "spy_round_over_title": "Round {round} over",
     "spy_round_winner": "{name} called first.",
     "spy_round_nobody": "Everybody is blocked or out: nobody wins the round.",
     "spy_round_scores": "Round scores: {scores}",
     "spy_totals": "Totals: {totals}",
-    "spy_next_round": "Press Enter for round {round}.",
+    "spy_next_round": "Round {round} starts in {seconds} s. Enter: go on now.",
     "spy_match_over": "Match over. Winner: {names}. Press Enter, then q to quit.",
     "keys_spy": "1-6 pile  w 1-6 from waste  space turn  c call  x x resign",
     "ev_turn": "turned {card}",
@@ -206,8 +209,11 @@ A card fits a pile whose top is one rank above or below it; ranks
 wrap round: … Q K A 2 3 … The others race at the speeds you chose.""",
     "help_round_over": """Round over — keys
 
-Enter        go on to the next round (or close the result)
-? r l q      help, rules, language, quit""",
+Enter        go on to the next round now, without waiting for the
+             countdown (or close the result of the match)
+? r l q      help, rules, language, quit
+
+Moves wait for the next round: the table pauses between rounds.""",
     "keys_rules": "Esc back  ↑ ↓ PgUp PgDn scroll  ? help  l мова: українська  q quit",
     "help_rules": """Rules — keys
 
@@ -262,6 +268,8 @@ _UK: dict[str, str] = {
     "no_such_card": "у вашій руці немає карти {n} (карт: {count})",
     "nothing_selected": "спершу оберіть карти клавішами 1-5",
     "match_over_status": "Матч закінчено — {result}. q — вихід",
+    "cand_pause": "Роздачу {deal} закінчено: роздача {next} за {seconds} с — Enter почне її зараз",
+    "cand_paused_why": "наступна роздача ще не почалася (Enter почне її)",
     "winner": "перемагає {name} {a}:{b}",
     "draw_result": "нічия {a}:{b}",
     "keys_candidate": "1-5 карта  Enter класти  Esc скинути  p пас  s h d c стопка  t підказка",
@@ -285,7 +293,8 @@ _UK: dict[str, str] = {
 
 1 … 5        обрати карту з руки (ще раз — зняти вибір); карти
              кладуться за старшинством
-Enter        покласти обрані карти в лобі
+Enter        покласти обрані карти в лобі; після роздачі — почати
+             наступну, не чекаючи відліку
 Esc          скинути вибір
 p            пас
 s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
@@ -327,13 +336,13 @@ Enter        показати руку гравця, названого на е�
     "spy_confirm_resign": "Натисніть x ще раз, щоб здатися в цьому раунді",
     "spy_no_pile": "стопки {n} немає: у вас {count}, наступна нова — {next}",
     "spy_no_more_piles": "стопки {n} немає: у вас уже всі шість стопок",
-    "spy_paused": "раунд закінчено: натисніть Enter, щоб продовжити",
+    "spy_pause": "Раунд {round} почнеться за {seconds} с: Enter — почати зараз",
     "spy_round_over_title": "Раунд {round} закінчено",
     "spy_round_winner": "Першим «закінчив»: {name}.",
     "spy_round_nobody": "Усі заблоковані або вибули: раунд без переможця.",
     "spy_round_scores": "Очки раунду: {scores}",
     "spy_totals": "Разом: {totals}",
-    "spy_next_round": "Натисніть Enter для раунду {round}.",
+    "spy_next_round": "Раунд {round} почнеться за {seconds} с. Enter — почати зараз.",
     "spy_match_over": "Матч закінчено. Переможець: {names}. Enter, потім q — вихід.",
     "keys_spy": "1-6 стопка  w 1-6 з відбою  пробіл карта  c закінчив  x x здатися",
     "ev_turn": "відкрито {card}",
@@ -360,8 +369,11 @@ q            вихід (запис гри зберігає --save FILE)
 молодший; значення йдуть по колу: … Д К Т 2 3 …""",
     "help_round_over": """Раунд закінчено — клавіші
 
-Enter        до наступного раунду (або закрити результат)
-? r l q      довідка, правила, мова, вихід""",
+Enter        до наступного раунду одразу, не чекаючи відліку
+             (або закрити результат матчу)
+? r l q      довідка, правила, мова, вихід
+
+Ходи чекають наступного раунду: між раундами стіл робить паузу.""",
     "keys_rules": "Esc назад  ↑ ↓ PgUp PgDn гортати  ? довідка  l language: English  q вихід",
     "help_rules": """Правила — клавіші
 
