@@ -8,10 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cardtable.arena.backends import ray_available
-from cardtable.arena.play import ArenaConfig
 from cardtable.arena.schedule import schedule
 from cardtable.arena.stats import binomial_p_value, wilson_interval
 from cardtable.arena.tournament import run_arena
+from cardtable.arena.work import ArenaConfig
 from cardtable.bots.registry import parse_bot_spec
 from cardtable.cli import app
 from cardtable.errors import BadOptions

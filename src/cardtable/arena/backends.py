@@ -18,8 +18,9 @@ import signal
 from collections.abc import Iterator
 from typing import Any
 
-from cardtable.arena.play import ArenaConfig, GameResult, play_jobs
+from cardtable.arena.play import play_jobs
 from cardtable.arena.schedule import Job
+from cardtable.arena.work import ArenaConfig, GameResult
 from cardtable.errors import BadOptions
 
 __all__ = ["BACKENDS", "chunked", "default_workers", "ray_available", "run_jobs"]

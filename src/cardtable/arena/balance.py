@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cardtable.arena.backends import default_workers
-from cardtable.arena.play import ArenaConfig
 from cardtable.arena.stats import mean_interval, wilson_interval
 from cardtable.arena.tournament import ArenaReport, run_arena
+from cardtable.arena.work import ArenaConfig
 from cardtable.bots.registry import parse_bot_spec
 from cardtable.errors import BadOptions
 

@@ -2,89 +2,24 @@
 
 :func:`play_job` is a pure function of the arena configuration and the job (all
 randomness comes from their seeds), so any backend — this process, a process pool, a
-Ray cluster — gives the same :class:`GameResult` for the same job.
+Ray cluster — gives the same :class:`~cardtable.arena.work.GameResult` for the same job.
+
+The drivers (one per game, in :data:`DRIVERS`) are imported by name on first use; they
+build on :mod:`cardtable.arena.work`, never on this module, so the dispatch closes no
+import cycle.
 """
 
 from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, cast
+from collections.abc import Callable
+from typing import cast
 
 from cardtable.arena.schedule import Job
-from cardtable.bots.registry import BotSpec
+from cardtable.arena.work import ArenaConfig, GameResult
 
-__all__ = ["DRIVERS", "ArenaConfig", "GameResult", "play_job", "play_jobs", "ranks_of"]
-
-
-@dataclass(frozen=True)
-class ArenaConfig:
-    """Everything a worker needs besides the job: game, bots, seed and rule options."""
-
-    game: str
-    bots: tuple[BotSpec, ...]
-    seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def labels(self) -> list[str]:
-        """Distinct report names of the bots (a repeated spec gets ``#2``, ``#3`` …)."""
-        seen: dict[str, int] = {}
-        labels = []
-        for spec in self.bots:
-            seen[spec.label] = seen.get(spec.label, 0) + 1
-            count = seen[spec.label]
-            labels.append(spec.label if count == 1 else f"{spec.label}#{count}")
-        return labels
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The outcome of one job, seat by seat.
-
-    ``scores`` are the game's own scores (Candidate: points, higher better; Spy: the
-    round score S14, lower better); ``ranks`` put them in order, 1 best, equal ranks
-    tie. ``metrics`` holds per-seat measurements (e.g. Spy ``moves`` to the call) and
-    ``facts`` game-level ones (e.g. the dealer seat, a blocked round).
-    """
-
-    index: int
-    deal: int
-    group: int
-    seats: tuple[int, ...]
-    scores: tuple[float, ...]
-    ranks: tuple[int, ...]
-    metrics: tuple[Mapping[str, float], ...] = ()
-    facts: Mapping[str, Any] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (for saved arena runs)."""
-        return {
-            "index": self.index,
-            "deal": self.deal,
-            "group": self.group,
-            "seats": list(self.seats),
-            "scores": list(self.scores),
-            "ranks": list(self.ranks),
-            "metrics": [dict(m) for m in self.metrics],
-            "facts": dict(self.facts),
-        }
-
-
-def ranks_of(scores: tuple[float, ...], higher_is_better: bool) -> tuple[int, ...]:
-    """Competition ranks (1 best; ties share the better rank).
-
-    >>> ranks_of((5.0, 9.0, 5.0), higher_is_better=True)
-    (2, 1, 2)
-    >>> ranks_of((-20.0, 20.0, 20.0), higher_is_better=False)
-    (1, 2, 2)
-    """
-    sign = -1 if higher_is_better else 1
-    keys = [sign * s for s in scores]
-    return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
+__all__ = ["DRIVERS", "play_job", "play_jobs"]
 
 
 Driver = Callable[[ArenaConfig, Job], GameResult]
