@@ -1,4 +1,4 @@
-"""Ranks, suits and cards, with the text forms of RECORDS.md.
+"""Ranks, suits and cards, with the text forms of ``docs/records.md`` (Cards).
 
 A card's plain text is its rank then its suit letter: ``QS``, ``10H``, ``2C``. The
 parser is generous, so that people and the seed texts can write cards their own way:

@@ -22,6 +22,7 @@ from cardtable.errors import BadOptions, CardtableError
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.record import dump_record, load_record, read_record_file
 from cardtable.record import replay as replay_record
+from cardtable.rules_text import rules_text
 
 app = typer.Typer(
     name="cardtable",
@@ -148,7 +149,7 @@ def deal(
 def replay(
     file: Annotated[str, typer.Argument(help="The record to replay (- for standard input).")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the replay summary (RECORDS.md) as JSON.")
+        bool, typer.Option("--json", help="Print the replay summary (docs/records.md) as JSON.")
     ] = False,
     lang: Annotated[Lang, typer.Option(help="Language of the transcript.")] = Lang.en,
 ) -> None:
@@ -162,19 +163,6 @@ def replay(
             out.print(result.transcript(lang.value), markup=False)
     except CardtableError as exc:
         raise _fail(str(exc)) from None
-
-
-def rules_text(game: str, lang: str) -> str:
-    """The rules of ``game`` in ``lang`` (docs/rules/GAME.LANG.md), as Markdown."""
-    name = f"{game}.{lang}.md"
-    candidates = [
-        Path(__file__).parent / "rules" / name,  # installed wheel
-        Path(__file__).resolve().parents[2] / "docs" / "rules" / name,  # source checkout
-    ]
-    for path in candidates:
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    raise CardtableError(f"the rules of {game} in {lang!r} are not installed (looked for {name})")
 
 
 @app.command()

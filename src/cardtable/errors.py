@@ -78,7 +78,7 @@ class IllegalMove(CardtableError):
 
 
 class BadRecord(CardtableError):
-    """A game record that is not well formed (RECORDS.md): bad JSON, an unknown or
+    """A game record that is not well formed (``docs/records.md``): bad JSON, an unknown or
     missing field, a wrong type, or pile contents that do not add up.
 
     ``field`` is the path of the offending field, e.g. ``deals[0].piles.S``; ``code``

@@ -1,4 +1,4 @@
-"""Game records (shared/RECORDS.md): load, validate, write and replay.
+"""Game records (``docs/records.md``): load, validate, write and replay.
 
 A record is a JSON document: the rule options, the order of every card and every move.
 It holds no derived state; replaying it derives everything. This module does the parts
@@ -130,7 +130,7 @@ def _json_type(value: object) -> str:
 class RecordReader:
     """Field-checking helpers that name the field in every error.
 
-    Paths are written as in RECORDS.md: ``deals[0].piles.S``.
+    Paths are written as in ``docs/records.md`` (Errors): ``deals[0].piles.S``.
     """
 
     @staticmethod

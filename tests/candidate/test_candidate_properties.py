@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.cards import KIND_TEXT
+from cardtable.errors import IllegalMove
 from cardtable.games.candidate import (
     GAME,
     CandidateState,
@@ -19,7 +22,8 @@ from cardtable.games.candidate import (
     text_to_action,
 )
 from cardtable.games.candidate.actions import NUM_ACTIONS, PASS, encode_play
-from cardtable.games.candidate.state import _legal_plays
+from cardtable.games.candidate.explain import explain
+from cardtable.games.candidate.plays import legal_plays
 
 games = st.tuples(st.integers(0, 10**6), st.integers(1, 3), st.integers(0, 10**6))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,7 +152,7 @@ def test_legal_plays_match_a_brute_force_search(
     for kind in hand:
         present |= 1 << kind
     multi = len(set(hand)) < len(hand)  # copies of a card: several decks
-    got = _legal_plays(hand, present, not lobby, run_need, set_need, multi, [])
+    got = legal_plays(hand, present, not lobby, run_need, set_need, multi, [])
     assert got == sorted(set(got))
     assert set(got) == brute_force_plays(hand, lobby)
 
@@ -249,6 +253,32 @@ def test_legal_moves_in_play_match_a_brute_force_search(game: tuple[int, int, in
             if lobby or not hand:
                 expected.add(PASS)  # C8; C12: a leader with no cards passes
             assert set(legal) == expected
+        state.apply_action(rng.choice(legal))
+
+
+@SETTINGS
+@given(games)
+def test_every_refused_move_is_given_its_own_reason_c7_c8_c12(game: tuple[int, int, int]) -> None:
+    # Every illegal pile move, pass and play of one to three held cards (in any order)
+    # is refused with a specific reason, never the catch-all, and apply raises it.
+    seed, decks, choices = game
+    state = new(seed, decks)
+    rng = random.Random(choices)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        hand = state.hand(state.current_player)
+        tried = set(range(PASS + 1))
+        for size in (1, 2, 3):
+            for cards in itertools.permutations(hand, size):
+                with contextlib.suppress(IllegalMove):  # no sequence: the notation refuses
+                    tried.add(encode_play(list(cards)))
+        for action in sorted(tried - set(legal)):
+            reason = explain(state, action)
+            assert reason != "that move is not legal now"
+            if action == PASS or rng.random() < 0.05:
+                with pytest.raises(IllegalMove) as refused:
+                    state.apply(action)
+                assert refused.value.reason == reason
         state.apply_action(rng.choice(legal))
 
 

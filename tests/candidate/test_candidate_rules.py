@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of RULINGS.md, C1–C17, named with the rule's tag.
+"""One test (or a few) per rule of docs/rules/candidate.en.md, C1–C17, named with the rule's tag.
 
 Positions are built from chosen piles (conftest.dealt): dealer 0 deals from pile S, so
 player 1 (the non-dealer) leads first.

@@ -1,4 +1,4 @@
-"""Cards and their text forms (RECORDS.md, "Cards")."""
+"""Cards and their text forms (docs/records.md, "Cards")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The record machinery shared by both games (RECORDS.md)."""
+"""The record machinery shared by both games (docs/records.md)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import cardtable.rl.openspiel  # noqa: F401 - registers the games
 from cardtable.games.candidate import GAME as CANDIDATE
+from cardtable.games.spy import GAME as SPY
 from cardtable.rl.candidate_encoding import OBSERVATION_SIZE
 from cardtable.rl.spy_encoding import table_size
 
@@ -41,6 +42,29 @@ def test_games_are_registered_with_their_facts() -> None:
     assert spy.num_distinct_actions() == 4 * 17
     assert spy.observation_tensor_shape() == [table_size(4)]
     assert spy.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+@pytest.mark.parametrize(
+    ("game", "params"),
+    [(CANDIDATE, {"decks": 3, "deals": 2}), (SPY, {"players": 5, "rounds": 3, "bonus": 7})],
+)
+def test_game_facts_come_from_the_game_package(game, params) -> None:  # type: ignore[no-untyped-def]
+    spiel = pyspiel.load_game(f"python_cardtable_{game.info.name}", params)
+    kind = spiel.get_type()
+    assert kind.long_name == f"cardtable {game.info.title('en')}"
+    assert (kind.min_num_players, kind.max_num_players) == (
+        game.info.min_players,
+        game.info.max_players,
+    )
+    options = {k: v for k, v in params.items() if k != "players"}
+    assert (spiel.min_utility(), spiel.max_utility()) == game.utility_bounds(options)
+    if game is CANDIDATE:
+        assert spiel.num_distinct_actions() == game.info.num_distinct_actions
+        assert spiel.max_game_length() == game.max_game_length(options)
+    else:  # a race has no longest length: the adapter's move limit bounds it (S9)
+        assert game.max_game_length(options) is None
+        assert spiel.max_game_length() == 3 * 5 * (200 + 1)
+        assert spiel.num_distinct_actions() == 5 * game.info.num_distinct_actions // 8
 
 
 def test_random_sim_test_candidate() -> None:

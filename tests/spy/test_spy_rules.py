@@ -1,4 +1,4 @@
-"""One test (at least) per rule of RULINGS.md, S1-S17, named with its tag."""
+"""One test (at least) per rule of docs/rules/spy.en.md, S1-S17, named with its tag."""
 
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ async def test_tui_candidate_hint_help_rules_and_language() -> None:
 @pytest.mark.parametrize("lang", ["en", "uk"])
 @sync
 async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
-    """Ukrainian shows J Q K A as В Д К Т (RECORDS.md)."""
+    """Ukrainian shows J Q K A as В Д К Т (docs/records.md, Cards)."""
     app = candidate_app(seed=3, lang=lang)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)

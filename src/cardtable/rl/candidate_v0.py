@@ -9,13 +9,13 @@ True
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
 ((342,), 4)
 
-Two agents, ``player_0`` and ``player_1`` (the engine's players 0 and 1), take turns
-as the rules say (RULINGS.md C1–C17): whoever decides next is ``agent_selection``. An
-episode is one match of ``deals`` deals (constructor argument, default 1; ``decks``
-1–3, default 1). ``reset(seed=S)`` makes the episode's deal(s) reproducible: the same
-seed gives the same cards and, with the same actions, the same trajectory;
-``reset(options={"deal_seed": X})`` plays the engine's seeded match ``X`` exactly (as
-``GAME.new_initial_state(seed=X)``). Other option keys are ignored.
+Two agents, ``player_0`` and ``player_1`` (the engine's players 0 and 1), take turns as
+the rules say (C1–C17 in ``docs/rules/candidate.en.md``): whoever decides next is
+``agent_selection``. An episode is one match of ``deals`` deals (constructor argument,
+default 1; ``decks`` 1–3, default 1). ``reset(seed=S)`` makes the episode's deal(s)
+reproducible: the same seed gives the same cards and, with the same actions, the same
+trajectory; ``reset(options={"deal_seed": X})`` plays the engine's seeded match ``X``
+exactly (as ``GAME.new_initial_state(seed=X)``). Other option keys are ignored.
 
 Observation: a dict ``{"observation": float32[342], "action_mask": int8[35425]}``.
 ``observation`` is built only from the agent's own view (the engine's

@@ -7,7 +7,7 @@ never re-implements a rule.
 
 - ``GET /api/rules/{game}?lang=en|uk`` — the rules page (docs/rules) as Markdown;
 - ``POST /api/tables/{id}/hint`` — the bot's suggestion for a seat (its token proves it);
-- ``GET /api/tables/{id}/summary`` — the replay summary (RECORDS.md) of the match so far:
+- ``GET /api/tables/{id}/summary`` — the replay summary (``docs/records.md``) of the match so far:
   the captures and scores of every deal (public facts only);
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
   every move, with every hand (the game is over: the record shows them all anyway);
@@ -27,6 +27,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from cardtable.errors import CardtableError
+from cardtable.rules_text import rules_text
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
 from cardtable.server.table import Status
@@ -103,8 +104,6 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
         lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
     ) -> Rules:
         """The rules of ``game`` as the project implements them (docs/rules), as Markdown."""
-        from cardtable.cli import rules_text
-
         if game not in _hub_games(app):
             raise HTTPException(404, detail={"code": "no_game", "message": "no such game"})
         try:
@@ -138,7 +137,7 @@ def install(app: FastAPI, static_dir: Path | None) -> None:
 
     @app.get("/api/tables/{table_id}/summary", summary="Scores so far", tags=["client"])
     async def summary(table_id: str, request: Request) -> dict[str, Any]:
-        """The replay summary (RECORDS.md) of the match so far: every deal's or round's
+        """The replay summary (``docs/records.md``) of the match so far: every deal's or round's
         captures and scores, the totals. Only public facts: no hidden card is in it."""
         from cardtable.record import replay
 

@@ -26,6 +26,7 @@ from textual.widgets import Markdown, Static
 
 from cardtable.errors import CardtableError
 from cardtable.record import dump_record
+from cardtable.rules_text import rules_text
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import other_lang, tr
 
@@ -272,8 +273,6 @@ class RulesScreen(TableScreen):
         self.query_one("#rules", VerticalScroll).focus()
 
     def redraw(self) -> None:
-        from cardtable.cli import rules_text
-
         try:
             text = rules_text(self.game, self.lang)
         except CardtableError as exc:

@@ -1,15 +1,19 @@
 """Candidate («Кандидат»): the rules engine, its records and replay.
 
-Rules: RULINGS.md C1–C17, in the project's words in ``docs/rules/candidate.en.md``
+Rules: C1–C17 in ``docs/rules/candidate.en.md``
 (``cardtable rules candidate``). The modules:
 
 * :mod:`.options` — :class:`CandidateOptions` (``decks`` 1–3, ``deals`` ≥ 1).
 * :mod:`.actions` — moves as ints and as text, both ways (:data:`NUM_ACTIONS`).
 * :mod:`.state` — :class:`CandidateState`: legal moves, the checked :meth:`apply` and
   the unchecked fast path :meth:`apply_action`, views, resampling, records.
+* :mod:`.position` — what a state is made of and what may be read from it.
+* :mod:`.deal` — the piles of each deal (C3) and the first dealer (C2).
+* :mod:`.plays` — the legal-move tables; :mod:`.explain` — why a move is refused.
 * :mod:`.events`, :mod:`.views`, :mod:`.scoring` — what moves tell, what players see,
-  what captures score.
-* :mod:`.records` — record validation, replay, summary and transcript.
+  what captures score; :mod:`.determinise` — unseen cards dealt anew (ISMCTS).
+* :mod:`.records` — record validation, replay, summary and transcript;
+  :mod:`.record_writing` — a match written as a record.
 * :mod:`.game` — :data:`GAME`, the game object the rest of cardtable uses.
 
 Actions (encoding version 1, see :mod:`.actions`): 0–3 ``deal X``, 4–7 ``lobby X``,
@@ -29,12 +33,14 @@ Version history: 1 — first release.
 """
 
 from cardtable.games.candidate.actions import NUM_ACTIONS, action_to_text, text_to_action
+from cardtable.games.candidate.deal import deal_piles, first_dealer
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.game import GAME, CandidateGame
 from cardtable.games.candidate.options import CandidateOptions
+from cardtable.games.candidate.position import TERMINAL
 from cardtable.games.candidate.records import CandidateReplay, parse_record, replay_record
 from cardtable.games.candidate.scoring import capture_score, card_points
-from cardtable.games.candidate.state import TERMINAL, CandidateState, deal_piles, first_dealer
+from cardtable.games.candidate.state import CandidateState
 from cardtable.games.candidate.views import CandidateView
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Candidate moves as dense ints and as text (RECORDS.md notation), both ways.
+"""Candidate moves as dense ints and as text (``docs/records.md`` notation), both ways.
 
 The conversion is state-independent: every move has one int and one text, whatever the
 position. Action ids (``NUM_ACTIONS`` = 35425):
@@ -169,7 +169,8 @@ def play_cards(action: int) -> tuple[int, ...]:
 
 
 def action_to_text(action: int) -> str:
-    """The RECORDS.md text of an action id (raises :class:`IllegalMove` for a bad id)."""
+    """The record text (``docs/records.md``) of an action id; raises
+    :class:`IllegalMove` for a bad id."""
     if 0 <= action < PLAY_BASE:
         return _FIXED_TEXT[action]
     if not PLAY_BASE <= action < NUM_ACTIONS:
@@ -178,7 +179,8 @@ def action_to_text(action: int) -> str:
 
 
 def text_to_action(text: str) -> int:
-    """The action id of a move's text; accepts any card spelling of RECORDS.md.
+    """The action id of a move's text; accepts any card spelling of
+    ``docs/records.md``.
 
     Raises :class:`IllegalMove` (with the text) when the text is not a move.
 

@@ -1,4 +1,4 @@
-"""Rule options of Candidate (RULINGS.md C1, C17).
+"""Rule options of Candidate (C1, C17 in ``docs/rules/candidate.en.md``).
 
 >>> CandidateOptions()
 CandidateOptions(decks=1, deals=12)

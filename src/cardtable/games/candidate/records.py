@@ -1,4 +1,4 @@
-"""Candidate game records (RECORDS.md): validate, replay, summarise, transcribe.
+"""Candidate game records (``docs/records.md``): validate, replay, summarise, transcribe.
 
 >>> from cardtable.games.candidate.game import GAME
 >>> record = GAME.new_record(seed=7, players=["Ann", "Bob"], options={"deals": 1})
@@ -19,10 +19,12 @@ from typing import Any
 from cardtable.cards import KIND_TEXT, Card
 from cardtable.errors import BadRecord, IllegalMove
 from cardtable.games.candidate.actions import PILE_LETTERS
+from cardtable.games.candidate.deal import Piles
 from cardtable.games.candidate.events import Event
+from cardtable.games.candidate.explain import deal_over
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.scoring import winners as best_players
-from cardtable.games.candidate.state import CandidateState, Piles
+from cardtable.games.candidate.state import CandidateState
 from cardtable.record import RecordReader
 
 __all__ = [
@@ -169,9 +171,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
         for j, text in enumerate(deal.moves):
             where = f"deal {i + 1}, move {j + 1}"
             if state.is_terminal() or state.deal_number != i + 1:
-                raise IllegalMove(f"deal {i + 1} is over: no more moves belong to it").at(
-                    where, text
-                )
+                raise IllegalMove(deal_over(i + 1)).at(where, text)
             player = state.current_player
             try:
                 events = state.apply(text)
@@ -183,7 +183,7 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
 
 class CandidateReplay:
     """A replayed record: the final :attr:`state`, the :attr:`steps`, a summary and a
-    transcript (RECORDS.md "Replay summary")."""
+    transcript (``docs/records.md``, "Replay summary")."""
 
     def __init__(
         self, parsed: ParsedRecord, state: CandidateState | None, steps: tuple[Step, ...]
@@ -225,7 +225,7 @@ class CandidateReplay:
         return out
 
     def summary(self) -> dict[str, Any]:
-        """The replay summary of RECORDS.md, as JSON-ready data."""
+        """The replay summary of ``docs/records.md``, as JSON-ready data."""
         deals = self.deal_summaries()
         totals = [sum(d["scores"][p] for d in deals) for p in (0, 1)]
         state = self.state

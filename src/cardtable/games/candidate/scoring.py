@@ -1,4 +1,5 @@
-"""Scoring of captured sequences (RULINGS.md C14–C16) and the match result (C17).
+"""Scoring of captured sequences (C14–C16 in
+``docs/rules/candidate.en.md``) and the match result (C17).
 
 >>> from cardtable.cards import parse_cards
 >>> capture_score([c.kind for c in parse_cards("♦ В, ♠ Д, ♣ К, ♠ Т")])

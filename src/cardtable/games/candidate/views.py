@@ -2,15 +2,24 @@
 
 A view is the only way hidden state leaves the engine: bots, clients and spectators
 are built from views. It is immutable and turns into JSON-ready data with
-:meth:`CandidateView.to_dict`. Cards are plain text (``QS``).
+:meth:`CandidateView.to_dict`. Cards are plain text (``QS``). :func:`build_view` makes
+one from a position; :meth:`CandidateState.view
+<cardtable.games.candidate.state.CandidateState.view>` adds the deciding player's legal
+moves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["CandidateView"]
+from cardtable.cards import KIND_TEXT
+from cardtable.games.candidate.actions import PILE_LETTERS, action_to_text
+from cardtable.games.candidate.position import CandidatePosition
+from cardtable.games.candidate.scoring import capture_score
+
+__all__ = ["CandidateView", "build_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +84,56 @@ class CandidateView:
         if self.legal_moves:
             lines.append("Legal: " + ", ".join(self.legal_moves))
         return "\n".join(lines)
+
+
+def build_view(
+    state: CandidatePosition, player: int | None, legal: tuple[int, ...]
+) -> CandidateView:
+    """Exactly what ``player`` may see of ``state`` (None: a spectator, who sees no hand).
+
+    ``legal``: the legal actions to show, those of the deciding player in their own
+    view and none otherwise (a position does not compute them).
+    """
+    text = KIND_TEXT.__getitem__
+    over = state.is_terminal()
+    history = state.history
+    options = state.options
+    if over:  # the last deal, as it ended
+        last = history[-1]
+        taken: Sequence[Sequence[tuple[int, ...]]] = last.captures
+        deal_scores = (last.scores[0], last.scores[1])
+        discarded: Sequence[int] = last.discards
+    else:
+        taken = (state.captures(0), state.captures(1))
+        deal_scores = state.deal_scores
+        discarded = state.discards
+    suits = (state.hand_suits(0), state.hand_suits(1))
+    return CandidateView(
+        viewer=player,
+        deal_number=state.deal_number,
+        deals=options.deals,
+        decks=options.decks,
+        dealer=state.dealer,
+        current_player=None if over else state.current_player,
+        decision=state.decision,
+        leader=state.leader,
+        hand=None if player is None else tuple(map(text, state.hand(player))),
+        hand_sizes=(sum(suits[0]), sum(suits[1])),
+        hand_suits=suits,
+        piles=tuple([(PILE_LETTERS[s], len(state.pile(s))) for s in range(4)]),
+        lobby=tuple(map(text, state.lobby)),
+        lobby_kind=state.lobby_kind,
+        captures=tuple([tuple([tuple(map(text, c)) for c in taken[p]]) for p in (0, 1)]),
+        capture_scores=tuple([tuple(map(capture_score, taken[p])) for p in (0, 1)]),
+        discards=tuple(map(text, discarded)),
+        deal_scores=deal_scores,
+        past_deal_scores=tuple([d.scores for d in history]),
+        totals=state.totals(),
+        legal_actions=legal,
+        legal_moves=tuple(map(action_to_text, legal)),
+        is_over=over,
+        winners=tuple(state.winners()) if over else (),
+    )
 
 
 def _lists(value: Any) -> Any:

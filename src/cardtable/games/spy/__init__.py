@@ -1,8 +1,8 @@
 """Spy vs Spy («Шпигун проти шпигуна»): a patience race for 2-8 players.
 
 Every player plays their own patience with their own cards at the same time; the
-first to empty their points pile and call "finished" wins the round (RULINGS.md
-S1-S17; ``cardtable rules spy``).
+first to empty their points pile and call "finished" wins the round (S1-S17
+in ``docs/rules/spy.en.md``; ``cardtable rules spy``).
 
 Modules:
 

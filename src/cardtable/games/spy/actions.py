@@ -1,4 +1,4 @@
-"""Moves of Spy vs Spy as dense ints and as record text (RECORDS.md, Spy section).
+"""Moves of Spy vs Spy as dense ints and as record text (``docs/records.md``, Spy vs Spy).
 
 There are no turns, so every move names its player. An action id is
 ``player * ACTIONS_PER_PLAYER + local`` where ``local`` is one of:
@@ -115,7 +115,7 @@ def action_to_text(action: int) -> str:
 def text_to_action(text: str) -> int:
     """The action id of a move's record text.
 
-    Move words are lower case and separated by single spaces (RECORDS.md).
+    Move words are lower case and separated by single spaces (``docs/records.md``).
     Raises :class:`~cardtable.errors.IllegalMove` naming the text when it is no move.
 
     >>> text_to_action("0 call")

@@ -1,4 +1,5 @@
-"""Dealing a round: from a seed (S2, S3) or checked from explicit cards (RECORDS.md).
+"""Dealing a round: from a seed (S2, S3) or checked from explicit cards
+(``docs/records.md``).
 
 A player's cards are listed top first, as in a record's ``cards[p]``: ``[0:5]`` is the
 points pile (``[0]`` on top), ``[5:9]`` are piles 1-4, the rest is the racing deck

@@ -96,7 +96,7 @@ class SpyGame:
         return new_record(seed, players, options)
 
     def replay(self, record: Mapping[str, Any]) -> SpyReplay:
-        """Validate and replay a record (RECORDS.md)."""
+        """Validate and replay a record (``docs/records.md``)."""
         return replay_record(record)
 
 

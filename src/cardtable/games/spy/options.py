@@ -1,4 +1,5 @@
-"""Rule options of Spy vs Spy (RULINGS.md S2, S15, S16) and the player limits (S1).
+"""Rule options of Spy vs Spy (S2, S15, S16) and the player limits (S1), as
+``docs/rules/spy.en.md`` states them.
 
 >>> SpyOptions().to_dict()
 {'full_decks': False, 'bonus': 20, 'count_points_pile': False, 'rounds': 5}

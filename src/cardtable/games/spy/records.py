@@ -1,4 +1,4 @@
-"""Spy vs Spy records (RECORDS.md, Spy section): validate, replay, summarise, narrate.
+"""Spy vs Spy records (``docs/records.md``, Spy vs Spy): validate, replay, summarise, narrate.
 
 >>> from cardtable.games.spy.state import SpyState
 >>> from cardtable.games.spy.options import SpyOptions
@@ -100,8 +100,8 @@ class MoveLog:
 
 
 class SpyReplay:
-    """A replayed record: the final :attr:`state`, the :meth:`summary` of RECORDS.md
-    and a readable :meth:`transcript`."""
+    """A replayed record: the final :attr:`state`, the :meth:`summary` of
+    ``docs/records.md`` and a readable :meth:`transcript`."""
 
     def __init__(self, record: SpyRecord, state: SpyState, log: Sequence[MoveLog]) -> None:
         self.record = record
@@ -109,7 +109,7 @@ class SpyReplay:
         self.log = tuple(log)
 
     def summary(self) -> dict[str, Any]:
-        """The replay summary of RECORDS.md ("Replay summary"), JSON-ready."""
+        """The replay summary of ``docs/records.md`` ("Replay summary"), JSON-ready."""
         state = self.state
         rounds: list[dict[str, Any]] = [
             {

@@ -54,7 +54,7 @@ from cardtable.games.spy.deal import check_cards, deal_cards
 from cardtable.games.spy.events import Event
 from cardtable.games.spy.options import MAX_PLAYERS, SpyOptions, check_player_count
 from cardtable.games.spy.position import NO_LIMIT, Position
-from cardtable.games.spy.views import SpyView, build_view
+from cardtable.games.spy.views import SpyView, seat_view
 
 __all__ = ["BETWEEN_ROUNDS", "MATCH_OVER", "PLAYING", "RoundResult", "SpyState"]
 
@@ -179,7 +179,7 @@ class SpyState:
         options: SpyOptions | None = None,
         move_limit: int | None = None,
     ) -> SpyState:
-        """A match whose round 1 is dealt as given: ``cards[p]`` top first (RECORDS.md)."""
+        """A match whose round 1 is dealt as given: ``cards[p]`` top first (``docs/records.md``)."""
         state = cls(players, options=options, move_limit=move_limit)
         state.start_round(cards)
         return state
@@ -466,10 +466,20 @@ class SpyState:
         """
         if player is not None and not 0 <= player < self.num_players:
             raise ValueError(f"there is no player {player}")
-        return build_view(self, player)
+        playing = not self.round_over
+        return SpyView(
+            viewer=player,
+            round=self.round_number,
+            rounds=self.options.rounds,
+            phase=self.phase,
+            seats=tuple(seat_view(s, self.names[s.player]) for s in self.seats) if playing else (),
+            finishers=tuple(r.finisher for r in self.results),
+            round_scores=tuple(r.scores for r in self.results),
+            totals=tuple(self.totals),
+        )
 
     def to_record(self) -> dict[str, Any]:
-        """The match so far as a record (RECORDS.md): options, names, cards, moves."""
+        """The match so far as a record (``docs/records.md``): options, names, cards, moves."""
         rounds = [
             {
                 "cards": [[KIND_TEXT[k] for k in hand] for hand in cards],

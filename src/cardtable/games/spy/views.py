@@ -1,11 +1,13 @@
 """What players and spectators may see (S4, S5 and "What each player may see").
 
 :meth:`SpyState.view <cardtable.games.spy.state.SpyState.view>` is the only way a
-position leaves the engine. A view shows every player's public position — pile tops
-and sizes, the points-pile top and count, the racing-deck count, the waste top and
-count, resigned/blocked flags — and the scores; it never shows the racing deck's order
-or a points-pile card under the top, not even to their owner (S4-S5). Views are
-immutable and :meth:`SpyView.to_dict` makes them JSON-ready.
+position leaves the engine; it builds a :class:`SpyView` from the :class:`SeatView` of
+each position, so this module knows positions but not the match state. A view shows
+every player's public position — pile tops and sizes, the points-pile top and count,
+the racing-deck count, the waste top and count, resigned/blocked flags — and the
+scores; it never shows the racing deck's order or a points-pile card under the top,
+not even to their owner (S4-S5). Views are immutable and :meth:`SpyView.to_dict`
+makes them JSON-ready.
 
 :class:`SeatWindow` is a live, read-only window on one player's public position, for
 policies that decide many moves in a row (:mod:`~cardtable.games.spy.race`).
@@ -14,15 +16,12 @@ policies that decide many moves in a row (:mod:`~cardtable.games.spy.race`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.cards import KIND_TEXT
+from cardtable.games.spy.position import Position
 
-if TYPE_CHECKING:
-    from cardtable.games.spy.position import Position
-    from cardtable.games.spy.state import SpyState
-
-__all__ = ["SeatView", "SeatWindow", "SpyView", "build_view"]
+__all__ = ["SeatView", "SeatWindow", "SpyView", "seat_view"]
 
 
 def _text(kind: int | None) -> str | None:
@@ -115,21 +114,6 @@ def seat_view(seat: Position, name: str) -> SeatView:
         resigned=seat.resigned,
         blocked=seat.blocked,
         called=seat.called,
-    )
-
-
-def build_view(state: SpyState, viewer: int | None) -> SpyView:
-    """The view of ``state`` for ``viewer``; see :meth:`SpyState.view`."""
-    playing = not state.round_over
-    return SpyView(
-        viewer=viewer,
-        round=state.round_number,
-        rounds=state.options.rounds,
-        phase=state.phase,
-        seats=tuple(seat_view(s, state.names[s.player]) for s in state.seats) if playing else (),
-        finishers=tuple(r.finisher for r in state.results),
-        round_scores=tuple(r.scores for r in state.results),
-        totals=tuple(state.totals),
     )
 
 

@@ -1,0 +1,165 @@
+"""Candidate's legal-move tables: which ids a position allows, computed from bit masks.
+
+The state machine (:mod:`~cardtable.games.candidate.state`) asks these tables for its
+legal actions. A hand is also kept as a bit mask of card kinds (bit k: kind k held,
+:func:`kind_bits`), so the plays that continue the lobby (C7, C8, C12) come from a few
+integer operations per first card (:func:`legal_plays`) instead of a search over the
+hand. The `lobby X`, `draw X` and `deal X` choices come ready-made per mask of non-empty
+piles. Rules: ``docs/rules/candidate.en.md``; ids: :mod:`~cardtable.games.candidate.actions`.
+
+>>> from cardtable.cards import parse_card_kind
+>>> hand = [parse_card_kind(t) for t in ("9S", "10S", "9H")]
+>>> from cardtable.games.candidate.actions import action_to_text
+>>> [action_to_text(a) for a in legal_plays(hand, kind_bits(hand), True, -1, -1, False, [])]
+['play 9S', 'play 9S 10S', 'play 9S 9H', 'play 10S', 'play 9H', 'play 9H 10S', 'play 9H 9S']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardtable.games.candidate.actions import (
+    DEAL_BASE,
+    DRAW_BASE,
+    LOBBY_BASE,
+    PASS,
+    PLAY_BASE,
+    PLAY_STRIDE,
+    RUN_OFFSET,
+    SEQ_OFFSET,
+    SET_OFFSET,
+)
+
+__all__ = [
+    "DEAL_ACTIONS",
+    "DRAW_BY_MASK",
+    "LOBBY_BY_MASK",
+    "ONLY_PASS",
+    "RANK_KINDS",
+    "kind_bits",
+    "legal_plays",
+]
+
+#: Legal `lobby X` / `draw X` ids for each mask of non-empty piles (bit X set: pile X).
+LOBBY_BY_MASK = tuple(
+    tuple(LOBBY_BASE + x for x in range(4) if mask >> x & 1) for mask in range(16)
+)
+DRAW_BY_MASK = tuple(tuple(DRAW_BASE + x for x in range(4) if mask >> x & 1) for mask in range(16))
+#: C4: the dealer deals from any of the four full piles.
+DEAL_ACTIONS = tuple(DEAL_BASE + x for x in range(4))
+#: C8: the only move when no card of the hand continues the lobby.
+ONLY_PASS = (PASS,)
+#: RANK_KINDS[r]: the kind bits of the four cards of rank index r (0 = 2 … 12 = A);
+#: index 13 (past the ace) and -1 (no rank) give 0.
+RANK_KINDS = (*(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)), 0)
+
+
+def kind_bits(hand: Sequence[int]) -> int:
+    """The bit mask of the kinds in ``hand`` (bit k set: kind k is held)."""
+    bits = 0
+    for kind in hand:
+        bits |= 1 << kind
+    return bits
+
+
+def _suit_list(at_rank: int) -> tuple[int, ...]:
+    return tuple(s for s in range(4) if at_rank >> s & 1)
+
+
+def _set_tails(suits: Sequence[int]) -> tuple[int, ...]:
+    """Id offsets (within a first card's sets) of every ordered choice of 1–4 of
+    ``suits`` (a multiset of suit indexes) to follow the first card of a set."""
+    found: set[int] = set()
+
+    def grow(left: list[int], length: int, digits: int) -> None:
+        for i, suit in enumerate(left):
+            code = digits * 4 + suit
+            found.add(SEQ_OFFSET[length + 1] + code)
+            if length + 1 < 4:
+                grow(left[:i] + left[i + 1 :], length + 1, code)
+
+    grow(list(suits), 0, 0)
+    return tuple(sorted(found))
+
+
+# Suits present at one rank, by 4-bit mask (bit s: suit s); the set continuations
+# offered by the other suits of a rank in a one-deck hand, by the same mask.
+_SUITS_BY_MASK = tuple(_suit_list(mask) for mask in range(16))
+_SET_TAILS_BY_MASK = tuple(_set_tails(_SUITS_BY_MASK[mask]) for mask in range(16))
+
+
+def _suit_mask(kinds: int, rank: int) -> int:
+    """The 4-bit mask of suits of rank index ``rank`` in a kind bit mask."""
+    return (
+        (kinds >> rank & 1)
+        | (kinds >> (12 + rank) & 2)
+        | (kinds >> (24 + rank) & 4)
+        | (kinds >> (36 + rank) & 8)
+    )
+
+
+def legal_plays(
+    hand: list[int],
+    kinds: int,
+    lobby_empty: bool,
+    run_need: int,
+    set_need: int,
+    multi: bool,
+    out: list[int],
+) -> list[int]:
+    """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
+
+    ``kinds``: the bit mask of kinds in hand. ``run_need``/``set_need``: the rank index a
+    card must have to continue the lobby as a run/set (-1: that kind cannot continue
+    it); with an empty lobby any card starts. ``multi``: several decks (copies).
+
+    Runs are built rank by rank from bit masks (a run never reuses a card, so copies do
+    not matter); one-deck sets come from a table by the other suits of the rank.
+    """
+    starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        first = low.bit_length() - 1
+        rank = first % 13
+        base = PLAY_BASE + first * PLAY_STRIDE
+        out.append(base)
+        if lobby_empty or rank == run_need:
+            # A run: one rank up per card; `tail` while each rank has one suit.
+            tails: list[int] | None = None
+            tail = level = 0
+            above = rank
+            while above < 12 and level < 4:
+                above += 1
+                mask = (
+                    (kinds >> above & 1)
+                    | (kinds >> (12 + above) & 2)
+                    | (kinds >> (24 + above) & 4)
+                    | (kinds >> (36 + above) & 8)
+                )
+                if not mask:
+                    break
+                level += 1
+                suits = _SUITS_BY_MASK[mask]
+                offset = base + RUN_OFFSET + SEQ_OFFSET[level]
+                if tails is None and len(suits) == 1:
+                    tail = tail * 4 + suits[0]
+                    out.append(offset + tail)
+                else:
+                    tails = [t * 4 + s for t in (tails or [tail]) for s in suits]
+                    out.extend([offset + t for t in tails])
+        if lobby_empty or rank == set_need:
+            # A set: the other cards of this rank, in any order.
+            if multi:
+                suits_left = [k // 13 for k in hand if k % 13 == rank]
+                suits_left.remove(first // 13)
+                if suits_left:
+                    offset = base + SET_OFFSET
+                    out.extend([offset + t for t in _set_tails(suits_left)])
+            else:
+                others = kinds & RANK_KINDS[rank] & ~low
+                if others:
+                    offset = base + SET_OFFSET
+                    out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
+    out.sort()
+    return out

@@ -1,0 +1,73 @@
+"""What the two OpenSpiel games share: the game type built from a game's declared facts,
+OpenSpiel's player ids, the sampler's generator and the observer's buffers.
+
+:func:`game_type` reads :class:`~cardtable.games.base.GameInfo` (name, title, player
+counts), so a fact is stated once, in the game's package. See :mod:`cardtable.rl.openspiel`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from cardtable.games.base import GameInfo
+
+__all__ = ["CHANCE", "TERMINAL", "Observer", "game_type", "rng_from"]
+
+#: OpenSpiel's ids for "the match is over" and "chance decides".
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
+def game_type(
+    info: GameInfo, utility: pyspiel.GameType.Utility, parameters: Mapping[str, Any]
+) -> pyspiel.GameType:
+    """The OpenSpiel game type of a cardtable game: ``python_cardtable_<name>``.
+
+    Both games are sequential with explicit chance (the deal card by card; in a race,
+    who moves next) and imperfect information, paid at the end; each provides an
+    information-state string and an observation tensor and string. ``utility`` is the
+    adapter's own modelling (zero-sum or general-sum), ``parameters`` its defaults.
+    """
+    return pyspiel.GameType(
+        short_name=f"python_cardtable_{info.name}",
+        long_name=f"cardtable {info.title('en')}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(parameters),
+    )
+
+
+def rng_from(sampler: Callable[[], float]) -> random.Random:
+    """A generator seeded from OpenSpiel's probability sampler (uniform in [0, 1))."""
+    return random.Random(int(sampler() * 2**53))
+
+
+class Observer:
+    """OpenSpiel's observer buffers: none for the perfect-recall information state
+    (strings only), else one float vector of ``size`` as ``dict["observation"]``."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor: np.ndarray[Any, Any] | None
+        if self.perfect_recall:
+            self.tensor = None
+            self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        else:
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {"observation": self.tensor}
