@@ -33,10 +33,6 @@ STILL_CITING_UNTIL_MERGED: frozenset[str] = frozenset(
         "src/cardtable/server/app.py",
         "src/cardtable/server/protocol.py",
         "src/cardtable/server/bots.py",
-        "src/cardtable/tui/spy_table.py",
-        "src/cardtable/tui/candidate_table.py",
-        "src/cardtable/tui/spy_app.py",
-        "src/cardtable/tui/candidate_app.py",
         "src/cardtable/rl/openspiel.py",
     }
 )
