@@ -62,7 +62,7 @@ class CandidateApp(TableApp):
 
     def table_changed(self) -> None:
         for screen in self.screen_stack:
-            if isinstance(screen, CandidateScreen):
+            if isinstance(screen, CandidateScreen) and screen.composed:  # else: on mount
                 screen.after_change()
 
 
