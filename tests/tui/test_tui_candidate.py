@@ -67,6 +67,8 @@ async def test_tui_candidate_two_people_pass_the_keyboard_and_never_see_the_othe
             driver = app.driver
             if isinstance(app.screen, HandoffScreen):
                 handoffs += 1
+                # one pass-the-keyboard screen at a time: one Enter shows the hand
+                assert sum(isinstance(s, HandoffScreen) for s in app.screen_stack) == 1
                 text = screen_text(app)
                 assert "Pass the keyboard" in text
                 for seat in (0, 1):
