@@ -35,7 +35,8 @@ _LOG_LINES = 30
 #: refuses them and the result screen says why.
 MOVE_KEYS: Final = frozenset({"1", "2", "3", "4", "5", "6", "space", "t", "c"})
 
-Seat = Mapping[str, Any]
+#: One player's public position as the match's view gives it (S4-S5).
+PublicSeat = Mapping[str, Any]
 
 
 def pile_moves(number: int, piles: int, from_waste: bool) -> list[str] | None:
@@ -254,7 +255,7 @@ class SpyScreen(TableScreen):
         total = view["totals"][self.spy_app.me]
         return f"{head} · {tr(lang, 'spy_your_total', total=total)}"
 
-    def prompt(self, mine: Seat | None) -> str:
+    def prompt(self, mine: PublicSeat | None) -> str:
         lang = self.lang
         if self.driver.is_over or mine is None:
             return self.over_text()
@@ -269,7 +270,7 @@ class SpyScreen(TableScreen):
             return tr(lang, "spy_status_call")
         return tr(lang, "spy_status")
 
-    def mine_text(self, mine: Seat | None) -> Text:
+    def mine_text(self, mine: PublicSeat | None) -> Text:
         lang = self.lang
         if mine is None:
             return Text(tr(lang, "spy_title_over"))
@@ -288,7 +289,7 @@ class SpyScreen(TableScreen):
         head = Text(f"{tr(lang, 'your_table')} · {mine['moves']} {tr(lang, 'moves')} · ", "bold")
         return Text("\n").join([head + self.seat_state(mine), *rows])
 
-    def seat_state(self, seat: Seat) -> Text:
+    def seat_state(self, seat: PublicSeat) -> Text:
         lang = self.lang
         if seat["called"]:
             return Text(tr(lang, "called"), style="bold reverse")
@@ -298,14 +299,14 @@ class SpyScreen(TableScreen):
             return Text(tr(lang, "blocked"), style="italic")
         return Text(tr(lang, "racing"))
 
-    def others_text(self, seats: list[Seat], totals: list[int]) -> Text:
+    def others_text(self, seats: list[PublicSeat], totals: list[int]) -> Text:
         """One live line per other player under a header of the columns."""
         lines = [Text(f"{'':<11}" + tr(self.lang, "spy_others_head"), style="dim")]
         me = self.spy_app.me
         lines += [self.other_line(s, totals[s["player"]]) for s in seats if s["player"] != me]
         return Text("\n").join(lines)
 
-    def other_line(self, seat: Seat, total: int) -> Text:
+    def other_line(self, seat: PublicSeat, total: int) -> Text:
         lang = self.lang
         out = Text(f"{self.spy_app.seat_name(seat['player'])[:10]:<10} ", style="bold")
         out.append(f"{seat['points_count']:>3} ")
@@ -439,5 +440,4 @@ class RoundOverScreen(ModalScreen[None]):
             screen.press(event.key, key_name(event))
             status.update(screen.status)
         else:
-            why = "Enter"
-            status.update(tr(app.lang, "unknown_key", pressed=key_name(event), why=why))
+            status.update(tr(app.lang, "unknown_key", pressed=key_name(event), why="Enter"))
