@@ -1,11 +1,12 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, rl, server)."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
+server)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "bots", "rl", "server")
+BENCHMARKS = ("candidate", "spy", "bots", "arena", "rl", "server")
 
 
 def main(argv: list[str]) -> int:

@@ -20,27 +20,6 @@ FOREIGN = re.compile(r"\b(?:RULINGS|RECORDS|ARCHITECTURE)\.md\b|\bshared/")
 SCANNED = ("src", "docs", "tests")
 SUFFIXES = {".py", ".md", ".js", ".html", ".css", ".txt", ".toml", ".json"}
 
-# TEMPORARY allow-list, to be emptied once the branches rewriting these files are
-# merged: they were being rewritten elsewhere when the citations were replaced, so
-# they were left alone. Paths are relative to the repository root.
-STILL_CITING_UNTIL_MERGED: frozenset[str] = frozenset(
-    {
-        "src/cardtable/games/candidate/state.py",
-        "src/cardtable/server/runtime.py",
-        "src/cardtable/server/table.py",
-        "src/cardtable/server/adapters.py",
-        "src/cardtable/server/games.py",
-        "src/cardtable/server/app.py",
-        "src/cardtable/server/protocol.py",
-        "src/cardtable/server/bots.py",
-        "src/cardtable/tui/spy_table.py",
-        "src/cardtable/tui/candidate_table.py",
-        "src/cardtable/tui/spy_app.py",
-        "src/cardtable/tui/candidate_app.py",
-        "src/cardtable/rl/openspiel.py",
-    }
-)
-
 THIS_FILE = Path(__file__).resolve().relative_to(ROOT).as_posix()
 
 
@@ -72,7 +51,7 @@ def test_no_file_cites_a_page_outside_the_repository() -> None:
             name = path.relative_to(ROOT).as_posix()
             if path.suffix not in SUFFIXES or not path.is_file():
                 continue
-            if name == THIS_FILE or name in STILL_CITING_UNTIL_MERGED:
+            if name == THIS_FILE:
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
             cited += [f"{name}:{n}: {line}" for n, line in foreign_citations(text)]

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 
+from cardtable.bots.seat import SeatBot
 from cardtable.cards import KIND_TEXT, Card
 from cardtable.record import read_record_file, replay
 from cardtable.tui.candidate_app import CandidateScreen, HandoffScreen
 from cardtable.tui.common import HelpScreen, RulesScreen
 from cardtable.tui.i18n import card_label
-from cardtable.tui.players import make_candidate_bot
 
 SIZE = (80, 24)
 
@@ -20,7 +20,7 @@ SIZE = (80, 24)
 def hidden_labels(app, seat: int) -> list[str]:  # type: ignore[no-untyped-def]
     """Display forms of the cards in ``seat``'s hand (read from the true state: the
     test checks that none of them reaches the screen)."""
-    state = app.table._state
+    state = app.driver.match.state
     return [card_label(KIND_TEXT[k], app.lang) for k in state.hand(seat)]
 
 
@@ -36,8 +36,8 @@ async def test_tui_candidate_whole_deal_against_a_bot_saves_a_record_that_replay
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         moves = 0
-        while not app.table.is_over:
-            assert app.table.current_player == 0
+        while not app.driver.is_over:
+            assert app.driver.to_move() == 0
             text = screen_text(app)
             for label in hidden_labels(app, 1):
                 assert label not in text, f"the bot's {label} is on the screen"
@@ -51,8 +51,8 @@ async def test_tui_candidate_whole_deal_against_a_bot_saves_a_record_that_replay
     assert app.saved_to == save
     summary = replay(read_record_file(save)).summary()
     assert summary["complete"] is True
-    assert tuple(summary["totals"]) == app.table.totals()
-    assert summary["deals"][0]["scores"] == list(app.table.totals())
+    assert tuple(summary["totals"]) == app.driver.match.result().totals
+    assert summary["deals"][0]["scores"] == list(app.driver.match.result().totals)
 
 
 @sync
@@ -64,9 +64,11 @@ async def test_tui_candidate_two_people_pass_the_keyboard_and_never_see_the_othe
         await pilot.pause()
         handoffs = 0
         for _ in range(40):
-            table = app.table
+            driver = app.driver
             if isinstance(app.screen, HandoffScreen):
                 handoffs += 1
+                # one pass-the-keyboard screen at a time: one Enter shows the hand
+                assert sum(isinstance(s, HandoffScreen) for s in app.screen_stack) == 1
                 text = screen_text(app)
                 assert "Pass the keyboard" in text
                 for seat in (0, 1):
@@ -75,7 +77,7 @@ async def test_tui_candidate_two_people_pass_the_keyboard_and_never_see_the_othe
                 await pilot.press("enter")
                 await pilot.pause()
                 continue
-            seat = table.current_player
+            seat = driver.to_move()
             assert seat is not None
             screen = app.screen
             assert isinstance(screen, CandidateScreen)
@@ -96,7 +98,7 @@ async def test_tui_candidate_keys_that_mean_nothing_say_why() -> None:
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
-        assert app.table.decision == "deal"
+        assert app.driver.view(0)["decision"] == "deal"
         await pilot.press("1")
         assert "not the time to pick cards" in screen.status
         await pilot.press("p")
@@ -107,8 +109,8 @@ async def test_tui_candidate_keys_that_mean_nothing_say_why() -> None:
         assert "not the time to pick cards" in screen.status
         await pilot.press("s")
         await settle(pilot, app)
-        assert app.table.decision == "play" or app.table.current_player == 0
-        while app.table.decision != "play":
+        assert app.driver.view(0)["decision"] == "play" or app.driver.to_move() == 0
+        while app.driver.view(0)["decision"] != "play":
             await pilot.press(*keys_for(app, 0))
             await settle(pilot, app)
         await pilot.press("s")
@@ -126,21 +128,21 @@ async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
     app = candidate_app(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.table.decision != "play":
+        while app.driver.view(0)["decision"] != "play":
             await pilot.press(*keys_for(app, 0))
             await settle(pilot, app)
-        view = app.table.view(0)
-        legal = set(view.legal_moves)
-        hand = view.hand or ()
+        view = app.driver.view(0)
+        legal = set(view["legal_moves"])
+        hand = view["hand"] or ()
         bad = next(
             i for i, card in enumerate(hand) if f"play {card}" not in legal
         )  # a card that does not fit the lobby
-        before = app.table.record()
+        before = app.driver.record()
         await pilot.press(str(bad + 1), "enter")
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
         assert screen.status
-        assert app.table.record() == before
+        assert app.driver.record() == before
 
 
 @sync
@@ -148,7 +150,7 @@ async def test_tui_candidate_hint_help_rules_and_language() -> None:
     """Against the medium level (ISMCTS): t shows the bot's suggestion; ? and r open
     help and rules; l switches to Ukrainian, court cards in В Д К Т."""
     app = candidate_app(seed=3, level="medium")
-    app.table.hint_bot = make_candidate_bot("medium", 9)
+    app.driver.hint_bots[0] = SeatBot.make("candidate", "medium", seed=9, seat=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("t")
@@ -156,7 +158,7 @@ async def test_tui_candidate_hint_help_rules_and_language() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
-        assert screen.hint_text in app.table.view(0).legal_moves
+        assert screen.hint_text in app.driver.view(0)["legal_moves"]
         assert "Hint:" in screen_text(app)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -183,7 +185,7 @@ async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
-        assert screen.move_label("play JS QS KS AS") == (
+        assert screen.words.move_label("play JS QS KS AS") == (
             "play J♠ Q♠ K♠ A♠" if lang == "en" else "play В♠ Д♠ К♠ Т♠"
         )
 
@@ -195,10 +197,10 @@ async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -
     app = candidate_app(seed=3, lang="uk")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.table.decision != "play":
+        while app.driver.view(0)["decision"] != "play":
             await pilot.press(*keys_for(app, 0))
             await settle(pilot, app)
-        hand = list(app.table.view(0).hand or ())
+        hand = list(app.driver.view(0)["hand"] or ())
         ranks = [Card.parse(card).rank for card in hand]
         low, high = next(
             (i, j)
@@ -206,7 +208,7 @@ async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -
             for j in range(len(hand))
             if ranks[j] - ranks[i] >= 2  # no run, no set: not a sequence
         )
-        before = app.table.record()
+        before = app.driver.record()
         await pilot.press(str(low + 1), str(high + 1), "enter")
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
@@ -214,7 +216,7 @@ async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -
         assert screen.status.startswith(f"{cards} — не послідовність: після ")
         assert "(сходинки) або" in screen.status or "(набір)" in screen.status
         assert "is not a sequence" not in screen.status
-        assert app.table.record() == before
+        assert app.driver.record() == before
 
 
 @sync
@@ -224,12 +226,12 @@ async def test_tui_candidate_ukrainian_player_reads_the_rules_refusal_in_ukraini
     app = candidate_app(seed=3, lang="uk")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.table.decision != "play":
+        while app.driver.view(0)["decision"] != "play":
             await pilot.press(*keys_for(app, 0))
             await settle(pilot, app)
-        view = app.table.view(0)
-        legal = set(view.legal_moves)
-        hand = view.hand or ()
+        view = app.driver.view(0)
+        legal = set(view["legal_moves"])
+        hand = view["hand"] or ()
         bad = next(i for i, card in enumerate(hand) if f"play {card}" not in legal)
         await pilot.press(str(bad + 1), "enter")
         screen = app.screen

@@ -30,9 +30,10 @@ def test_tui_cli_play_candidate_against_a_level(launched: list[TableApp]) -> Non
     (tui,) = launched
     assert isinstance(tui, CandidateApp)
     assert tui.lang == "uk"
-    assert tui.table.names == ("You", "Bot (hard)")
-    assert tui.table.people == (0,)
-    assert tui.table.view(0).deals == 2
+    assert tui.driver.names == ("You", "Bot (hard)")
+    assert tui.driver.people == (0,)
+    assert tui.driver.view(0)["deals"] == 2
+    tui.driver.close()
 
 
 def test_tui_cli_play_candidate_two_people(launched: list[TableApp]) -> None:
@@ -40,8 +41,9 @@ def test_tui_cli_play_candidate_two_people(launched: list[TableApp]) -> None:
     assert result.exit_code == 0, result.output
     (tui,) = launched
     assert isinstance(tui, CandidateApp)
-    assert tui.table.people == (0, 1)
-    assert tui.table.names == ("Ann", "Bob")
+    assert tui.driver.people == (0, 1)
+    assert tui.driver.names == ("Ann", "Bob")
+    tui.driver.close()
 
 
 def test_tui_cli_play_spy_with_bots_and_speeds(launched: list[TableApp]) -> None:
@@ -52,11 +54,12 @@ def test_tui_cli_play_spy_with_bots_and_speeds(launched: list[TableApp]) -> None
     assert result.exit_code == 0, result.output
     (tui,) = launched
     assert isinstance(tui, SpyApp)
-    racers = tui.table.racers
-    assert racers[0] is None
-    assert [r.label for r in racers[1:] if r] == ["planner", "random", "random"]
-    assert [r.speed for r in racers[1:] if r] == [3.5, 0.5, 0.5]
-    tui.table.close()
+    seats = tui.driver.table.seats
+    assert seats[0].bot_level is None
+    assert [s.bot_level for s in seats[1:]] == ["planner", "random", "random"]
+    assert [s.bot_speed for s in seats[1:]] == [3.5, 0.5, 0.5]
+    assert [tui.driver.table.bot_speed(s) for s in (1, 2, 3)] == [3.5, 0.5, 0.5]
+    tui.driver.close()
 
 
 @pytest.mark.parametrize(
@@ -88,4 +91,6 @@ def test_tui_build_app_fresh_seed_each_time() -> None:
     second = build_app("candidate", vs="easy")
     assert isinstance(first, CandidateApp)
     assert isinstance(second, CandidateApp)
-    assert first.table.record()["deals"] != second.table.record()["deals"]
+    assert first.driver.record()["deals"] != second.driver.record()["deals"]
+    first.driver.close()
+    second.driver.close()

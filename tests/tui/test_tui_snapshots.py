@@ -12,10 +12,19 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import candidate_app, greedy_local, keys_for, settle, spy_app, spy_keys
+from tui_helpers import (
+    candidate_app,
+    greedy_move,
+    keys_for,
+    pile_count,
+    settle,
+    spy_app,
+    spy_keys,
+    spy_run,
+)
 
 from cardtable.tui.candidate_app import CandidateApp
-from cardtable.tui.spy_app import SpyApp, SpyScreen
+from cardtable.tui.spy_app import SpyApp
 
 SnapCompare = Callable[..., bool]
 
@@ -27,8 +36,8 @@ async def candidate_midgame(pilot: Pilot[None]) -> None:
     assert isinstance(app, CandidateApp)
     await settle(pilot, app)
     for _ in range(200):
-        view = app.table.view(0)
-        if all(view.captures) and view.decision == "play" and view.current_player == 0:
+        view = app.driver.view(0)
+        if all(view["captures"]) and view["decision"] == "play" and view["current_player"] == 0:
             break
         await pilot.press(*keys_for(app, 0))
         await settle(pilot, app)
@@ -68,7 +77,7 @@ def test_tui_snapshot_candidate_pass_the_keyboard(snap_compare: SnapCompare) -> 
         app = pilot.app
         assert isinstance(app, CandidateApp)
         await pilot.pause()
-        assert app.table.current_player == 1
+        assert app.driver.to_move() == 1
 
     assert snap_compare(candidate_app(seed=5, vs_human=True), run_before=first_handoff)
 
@@ -93,12 +102,8 @@ def spy_race(moves: int, seconds: float) -> Callable[[Pilot[None]], Awaitable[No
         await pilot.pause()
         now = app.clock_cell  # type: ignore[attr-defined]
         for _ in range(moves):
-            piles = len(app.table.view().seats[0].pile_tops)
-            await pilot.press(*spy_keys(greedy_local(app), piles))
-            now[0] += seconds
-            screen = app.screen
-            assert isinstance(screen, SpyScreen)
-            screen.step()
+            await pilot.press(*spy_keys(greedy_move(app), pile_count(app)))
+            spy_run(app, now, now[0] + seconds)
         await pilot.pause()
 
     return race
@@ -127,10 +132,27 @@ def test_tui_snapshot_spy_round_over(snap_compare: SnapCompare) -> None:
         app = pilot.app
         assert isinstance(app, SpyApp)
         await pilot.pause()
-        app.clock_cell[0] = 1000.0  # type: ignore[attr-defined]
-        screen = app.screen
-        assert isinstance(screen, SpyScreen)
-        screen.step()
+        spy_run(app, app.clock_cell, 1000.0)  # type: ignore[attr-defined]
         await pilot.pause()
 
     assert snap_compare(_spy_app(4), run_before=to_the_end)
+
+
+def test_tui_snapshot_spy_pause_between_rounds(snap_compare: SnapCompare) -> None:
+    """A round's result while the table pauses: the countdown to the next round."""
+
+    async def to_the_pause(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, SpyApp)
+        await pilot.pause()
+        now = app.clock_cell  # type: ignore[attr-defined]
+        while not app.driver.paused:
+            wake = app.driver.next_wakeup()
+            assert wake is not None
+            spy_run(app, now, wake)
+        spy_run(app, now, now[0] + 2.5)
+        await pilot.pause()
+
+    app, now = spy_app(seed=4, rounds=2)
+    app.clock_cell = now  # type: ignore[attr-defined]
+    assert snap_compare(app, run_before=to_the_pause)

@@ -7,24 +7,25 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tui_helpers import greedy_local, screen_text, spy_app, spy_keys, sync
+from tui_helpers import (
+    greedy_move,
+    pile_count,
+    screen_text,
+    spy_app,
+    spy_keys,
+    spy_run,
+    spy_screen,
+    sync,
+)
 
 from cardtable.cards import KIND_TEXT
-from cardtable.games.spy.actions import CALL
 from cardtable.record import read_record_file, replay
 from cardtable.tui.common import HelpScreen
+from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label
-from cardtable.tui.players import make_spy_racers
-from cardtable.tui.spy_app import RoundOverScreen, SpyScreen
-from cardtable.tui.spy_table import SpyTable
+from cardtable.tui.spy_app import RoundOverScreen
 
 SIZE = (80, 24)
-
-
-def screen(app) -> SpyScreen:  # type: ignore[no-untyped-def]
-    current = app.screen
-    assert isinstance(current, SpyScreen)
-    return current
 
 
 @sync
@@ -38,29 +39,30 @@ async def test_tui_spy_round_to_the_call_by_keys_saves_a_record_that_replays(
     app, now = spy_app(seed=4, save=save)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        table = app.table
+        driver = app.driver
         presses = 0
-        while not table.paused:
-            local = greedy_local(app)
-            piles = len(table.view().seats[0].pile_tops)
-            await pilot.press(*spy_keys(local, piles))
+        while not driver.is_over:
+            move = greedy_move(app)
+            await pilot.press(*spy_keys(move, pile_count(app)))
             presses += 1
             assert presses < 3000
-            now[0] += 0.2  # the bot makes 0.7 moves a second: the person is faster
-            if not table.paused:
-                screen(app).step()
+            # the bot makes 0.7 moves a second: the person is faster
+            spy_run(app, now, now[0] + 0.2)
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
         assert "You called first" in screen_text(app)
-        assert table.results[-1].finisher == 0
-        assert table.events[-2].kind == "call" or any(e.kind == "call" for e in table.events)
+        view = driver.view(0)
+        assert view["finishers"][-1] == 0
+        assert driver.log(0)[-2]["kind"] == "call" or any(
+            e["kind"] == "call" for e in driver.log(0)
+        )
         await pilot.press("enter")
         await pilot.pause()
-    assert local == CALL
+    assert move == "call"
     summary = replay(read_record_file(save)).summary()
     assert summary["complete"] is True
     assert summary["rounds"][0]["finisher"] == 0
-    assert summary["totals"] == list(table.totals) == [-20, 20]
+    assert summary["totals"] == list(view["totals"]) == [-20, 20]
 
 
 @sync
@@ -69,12 +71,11 @@ async def test_tui_spy_the_bot_races_on_its_clock_and_its_progress_shows_live() 
     app, now = spy_app(seed=11)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        before = app.table.view().seats[1].moves
+        before = app.driver.view(0)["seats"][1]["moves"]
         assert before == 0
-        now[0] = 10.0
-        screen(app).step()
+        spy_run(app, now, 5.0)  # seed 11: the bot calls after 6 moves, at 7.8 s
         await pilot.pause()
-        moves = app.table.view().seats[1].moves
+        moves = app.driver.view(0)["seats"][1]["moves"]
         assert 2 <= moves <= 20  # about 0.7 moves a second
         line = next(x for x in screen_text(app).splitlines() if x.strip().startswith("greedy 1"))
         assert line.split("│")[-1].split()[-3] == str(moves)  # waste deck MOVES total state
@@ -86,7 +87,7 @@ async def test_tui_spy_hidden_cards_never_reach_the_screen() -> None:
     app, _ = spy_app(seed=7)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        state = app.table._state
+        state = app.driver.match.state  # type: ignore[attr-defined]  # the truth, for the test
         hidden = []
         for seat in state.seats:
             hidden += seat.deck + seat.points[:-1]
@@ -101,25 +102,27 @@ async def test_tui_spy_keys_that_mean_nothing_say_why() -> None:
     app, _ = spy_app(seed=4)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        view = app.table.view().seats[0]
+        screen = spy_screen(app)
+        view = app.driver.view(0)["seats"][0]
         await pilot.press("c")
-        assert "call only when it is empty" in screen(app).status
+        assert "call only when it is empty" in screen.status
         await pilot.press("6")
-        assert "there is no pile 6: you have 4" in screen(app).status
+        assert "there is no pile 6: you have 4" in screen.status
         await pilot.press("w", "1")
-        assert "waste" in screen(app).status
+        assert "waste" in screen.status
         await pilot.press("z")
-        assert "z does nothing here" in screen(app).status
+        assert "z does nothing here" in screen.status
         await pilot.press("x")
-        assert "again to resign" in screen(app).status
+        assert "again to resign" in screen.status
         await pilot.press("space")
-        assert app.table.view().seats[0].moves == view.moves + 1
-        assert not app.table.view().seats[0].resigned
+        assert app.driver.view(0)["seats"][0]["moves"] == view["moves"] + 1
+        assert not app.driver.view(0)["seats"][0]["resigned"]
 
 
 @sync
 async def test_tui_spy_paused_between_rounds_and_help_and_language() -> None:
-    """After a round the table waits for Enter; ? shows the keys; l switches language."""
+    """After a round the table pauses (the result and a countdown show; Enter goes on
+    at once); ? shows the keys; l switches language."""
     app, now = spy_app(seed=4, rounds=2)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -129,42 +132,48 @@ async def test_tui_spy_paused_between_rounds_and_help_and_language() -> None:
         await pilot.press("escape", "l")
         assert "Ваш стіл" in screen_text(app)
         await pilot.press("l")
-        now[0] = 1000.0
-        screen(app).step()  # the bot races alone until it calls
+        driver = app.driver
+        while not driver.paused:  # the bot races alone until it calls
+            wake = driver.next_wakeup()
+            assert wake is not None
+            assert wake < 1000
+            spy_run(app, now, wake)
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
-        assert app.table.paused
-        moves = app.table.view().seats[1].moves
-        now[0] = 2000.0
-        app.screen_stack[-2].step()  # type: ignore[attr-defined]
-        assert app.table.view().seats[1].moves == moves  # nobody moves while paused
+        assert "Round 2 starts in 8 s" in screen_text(app)
+        moves = driver.view(0)["seats"][1]["moves"]
+        spy_run(app, now, now[0] + 5.0)
+        await pilot.pause()
+        assert driver.view(0)["seats"][1]["moves"] == moves  # nobody moves while paused
+        assert "Round 2 starts in 3 s" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
-        assert not app.table.paused
-        assert app.table.round_number == 2
+        assert not driver.paused
+        assert not isinstance(app.screen, RoundOverScreen)
+        assert driver.view(0)["round"] == 2
 
 
 def race_to_the_end(executor: ThreadPoolExecutor | None) -> dict[str, object]:
     """A 3-player round of bots only (the person resigns at once), on a stepped clock."""
-    table = SpyTable.new(
+    driver = TableDriver(
+        "spy",
         seed=21,
         names=("You", "a", "b"),
-        racers=[None, *make_spy_racers(2, ["greedy", "medium"], ["fast", "quick"], 21)],
+        bots=(None, "greedy", "medium"),
+        speeds=(None, 3.5, 2.0),
         options={"rounds": 1},
         executor=executor,
     )
-    table.start(0.0)
-    table.move(16)  # resign
+    assert driver.play(0, "resign", 0.0) is None
     now = 0.0
-    while not table.paused:
+    while not driver.is_over:
         now += 0.25
-        table.advance(now)
-        while table.thinking:  # the test waits for every thought before time goes on
+        while driver.thinking:  # the test waits for every thought before time goes on
             time.sleep(0.001)
-        table.advance(now)
+        driver.step(now)
         assert now < 5000
-    table.close()
-    return table.record()
+    driver.close()
+    return driver.record()
 
 
 def test_tui_spy_bots_thinking_in_threads_race_exactly_as_without() -> None:
@@ -186,10 +195,10 @@ async def test_tui_spy_ukrainian_player_reads_the_refusal_in_ukrainian() -> None
         await pilot.press("l")
         assert app.lang == "uk"
         await pilot.press("c")
-        assert screen(app).status == (
+        assert spy_screen(app).status == (
             "в очковій стопці ще 5 карт: «закінчив» оголошують, лише коли вона порожня"
         )
         await pilot.press("l", "c")
-        assert screen(app).status == (
+        assert spy_screen(app).status == (
             "the points pile still holds 5 cards: call only when it is empty"
         )

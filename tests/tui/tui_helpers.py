@@ -13,23 +13,11 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
-from cardtable.cards import KIND_TEXT
-from cardtable.games.spy.actions import (
-    CALL,
-    OPEN_POINTS,
-    OPEN_WASTE,
-    PLACE_POINTS,
-    PLACE_WASTE,
-    RESIGN,
-    TURN,
-)
-from cardtable.games.spy.race import GreedyPolicy
-from cardtable.games.spy.views import SeatWindow
+from cardtable.bots.seat import SeatBot
+from cardtable.table import Pacing
 from cardtable.tui.candidate_app import CandidateApp
-from cardtable.tui.candidate_table import CandidateTable
-from cardtable.tui.players import make_candidate_bot
-from cardtable.tui.spy_app import SpyApp
-from cardtable.tui.spy_table import SpyTable
+from cardtable.tui.driver import TableDriver
+from cardtable.tui.spy_app import SpyApp, SpyScreen
 
 P = ParamSpec("P")
 
@@ -66,18 +54,20 @@ def candidate_app(
     lang: str = "en",
     save: object = None,
     deals: int = 1,
+    pacing: Pacing | None = None,
 ) -> CandidateApp:
-    """A one-deal Candidate app (a person against a bot of ``level``, or two people)."""
-    bots = (None, None) if vs_human else (None, make_candidate_bot(level, seed))
-    names = ("Ann", "Bob") if vs_human else ("You", f"Bot ({level})")
-    table = CandidateTable.new(
+    """A one-deal Candidate app (a person against a bot of ``level``, or two people);
+    the bot moves at once (no turn delay) and thinks on the spot."""
+    driver = TableDriver(
+        "candidate",
         seed=seed,
+        names=("Ann", "Bob") if vs_human else ("You", f"Bot ({level})"),
+        bots=(None, None) if vs_human else (None, level),
         options={"deals": deals},
-        names=names,
-        bots=bots,
-        hint_bot=make_candidate_bot("easy", seed + 1),
+        pacing=pacing or Pacing(turn_delay=0),
+        hint="easy",
     )
-    return CandidateApp(table, lang=lang, save=save, bot_delay=0)  # type: ignore[arg-type]
+    return CandidateApp(driver, lang=lang, save=save)  # type: ignore[arg-type]
 
 
 async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
@@ -86,7 +76,7 @@ async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not app.table.bot_to_move:
+        if not app.driver.bot_to_move:
             return
     raise AssertionError("the bot never moved")
 
@@ -94,12 +84,12 @@ async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
 def keys_for(app: CandidateApp, seat: int) -> list[str]:
     """The keys a person presses for a sensible move: the longest play, else pass,
     else the first pile the engine allows."""
-    view = app.table.view(seat)
-    moves = view.legal_moves
+    view = app.driver.view(seat)
+    moves = view["legal_moves"]
     plays = [m.split()[1:] for m in moves if m.startswith("play")]
     if plays:
         cards = max(plays, key=len)
-        hand = list(view.hand or ())
+        hand = list(view["hand"] or ())
         keys = []
         for card in cards:
             index = hand.index(card)
@@ -112,50 +102,78 @@ def keys_for(app: CandidateApp, seat: int) -> list[str]:
 
 
 def spy_app(
-    seed: int = 4, *, rounds: int = 1, save: object = None, players: int = 2
+    seed: int = 4,
+    *,
+    rounds: int = 1,
+    save: object = None,
+    players: int = 2,
+    pacing: Pacing | None = None,
 ) -> tuple[SpyApp, list[float]]:
-    """A Spy app against slow greedy bots, with a clock the test moves."""
-    from cardtable.tui.players import make_spy_racers
-
-    table = SpyTable.new(
+    """A Spy app against slow greedy bots, with a clock the test moves (the app never
+    looks at the table by itself: the test calls :func:`spy_run`)."""
+    driver = TableDriver(
+        "spy",
         seed=seed,
         names=("You", *(f"greedy {i}" for i in range(1, players))),
-        racers=[None, *make_spy_racers(players - 1, ["greedy"], ["slow"], seed)],
+        bots=(None, *["greedy"] * (players - 1)),
+        speeds=(None, *[0.7] * (players - 1)),
         options={"rounds": rounds},
+        pacing=pacing,
     )
     now = [0.0]
-    app = SpyApp(table, clock=lambda: now[0], tick=None, save=save)  # type: ignore[arg-type]
+    app = SpyApp(driver, clock=lambda: now[0], auto=False, save=save)  # type: ignore[arg-type]
     return app, now
 
 
-def spy_keys(local: int, pile_count: int) -> list[str]:
-    """The keys of a local Spy move (the greedy policy's choice) for a person."""
-    if local == TURN:
+def spy_run(app: SpyApp, now: list[float], until: float) -> None:
+    """Move the app's clock to ``until``, letting the table act at each moment it
+    wakes up on the way (the bots' moves, a pause's end), as the running app does."""
+    driver = app.driver
+    while True:
+        wake = driver.next_wakeup()
+        if wake is None or wake > until:
+            break
+        now[0] = max(now[0], wake)
+        app.pump()
+    now[0] = until
+    app.pump()
+
+
+def spy_screen(app: SpyApp) -> SpyScreen:
+    """The race screen (under any dialog)."""
+    return app.spy_screen
+
+
+def spy_keys(move: str, pile_count: int) -> list[str]:
+    """The keys a person presses for a Spy move (``place waste 3``) with
+    ``pile_count`` piles on the table."""
+    words = move.split()
+    if words[0] == "turn":
         return ["space"]
-    if local == CALL:
+    if words[0] == "call":
         return ["c"]
-    if local == RESIGN:
+    if words[0] == "resign":
         return ["x", "x"]
-    if PLACE_POINTS <= local < PLACE_WASTE:
-        return [str(local - PLACE_POINTS + 1)]
-    if PLACE_WASTE <= local < OPEN_POINTS:
-        return ["w", str(local - PLACE_WASTE + 1)]
-    if local in (OPEN_POINTS, OPEN_WASTE):
+    if words[0] == "place":
+        keys = [words[2]]
+    elif words[0] == "open":
         keys = [str(pile_count + 1)]
-        return keys if local == OPEN_POINTS else ["w", *keys]
-    raise AssertionError(f"unknown move {local}")
+    else:
+        raise AssertionError(f"unknown move {move}")
+    return keys if words[1] == "points" else ["w", *keys]
 
 
-def greedy_local(app: SpyApp) -> int:
-    """What the greedy policy would do in the person's seat (a test's stand-in for a
-    person's judgement; it reads the seat only through a public window)."""
-    table = app.table
-    state = table._state
-    seat = state.seats[table.human]
-    legal = state.legal_actions(table.human)
-    return GreedyPolicy().choose(SeatWindow(seat), legal) - seat.base
+def greedy_move(app: SpyApp) -> str:
+    """What the greedy bot would do in the person's seat (a test's stand-in for a
+    person's judgement; it decides from the seat's information only), without the
+    seat number."""
+    match = app.driver.match
+    me = app.me
+    action = SeatBot.make("spy", "greedy", seed=0, seat=me).choose(match)
+    texts = dict(zip(match.legal_actions(me), match.legal_moves(me), strict=True))
+    return texts[action].partition(" ")[2]
 
 
-def labels(kinds: list[int]) -> list[str]:
-    """Card kinds as plain text."""
-    return [KIND_TEXT[k] for k in kinds]
+def pile_count(app: SpyApp) -> int:
+    """How many piles the person has."""
+    return len(app.driver.view(app.me)["seats"][app.me]["piles"])

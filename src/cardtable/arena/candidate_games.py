@@ -1,44 +1,67 @@
-"""The arena's Candidate driver: one deal (options ``deals=1``) between two bots.
+"""The arena's Candidate driver: one deal (options ``deals=1``) between two bots, at
+the shared table (:class:`cardtable.table.Table`) on a simulated clock.
 
-The deal and its first dealer come from the job's deal seed (C2), so the two games of
-a duplicate pair have the same cards and the same dealer seat, with the bots swapped.
-Every move goes through the engine's checked :meth:`apply`, so a bot's illegal move
-would stop the arena with an error rather than be played.
+The table is the one the server and the terminal drive: the bots sit in its seats,
+and the driver moves its clock from one wake-up to the next (``table.next_wakeup()``:
+the turn delay of the bot to move), asks each due bot for its move from the seat's
+information (:meth:`~cardtable.bots.seat.SeatBot.choose`, through
+``match.bot_info``) and submits it. Time is simulated, so a deal takes only the bots'
+thinking; the ranks are the match's (:meth:`~cardtable.games.base.Match.result`).
+
+The deal and its first dealer come from the job's deal seed (C2 in
+``docs/rules/candidate.en.md``), so the two games of a duplicate pair have the same
+cards and the same dealer seat, with the bots swapped. The table judges every move,
+so a bot's illegal move would stop the arena with an error rather than be played.
 """
 
 from __future__ import annotations
 
 from cardtable.arena.schedule import Job
-from cardtable.arena.work import ArenaConfig, GameResult, ranks_of
-from cardtable.bots.registry import make_bot
-from cardtable.games.candidate import CandidateOptions, CandidateState
-from cardtable.games.candidate.info import CandidateInfo
+from cardtable.arena.work import ArenaConfig, GameResult
+from cardtable.bots.seat import SeatBot
+from cardtable.games.registry import find_game
+from cardtable.table import Source, Status, Table
 
 __all__ = ["play_candidate"]
+
+BOT = Source.BOT
 
 
 def play_candidate(config: ArenaConfig, job: Job) -> GameResult:
     """Play ``job`` to the end of its deal."""
-    options = CandidateOptions.from_dict({**config.options, "deals": 1})
-    state = CandidateState.new(job.deal_seed, options)
-    dealer = state.dealer
     bots = [
-        make_bot(config.bots[b], job.bot_seed(config.seed, seat))
+        SeatBot(config.bots[b], job.bot_seed(config.seed, seat), seat)
         for seat, b in enumerate(job.seats)
     ]
-    moves = 0
-    while not state.is_terminal():
-        player = state.current_player
-        state.apply(bots[player].choose(CandidateInfo.of(state, player)))
-        moves += 1
-    totals = state.totals()
-    scores = (float(totals[0]), float(totals[1]))
+    table = Table.create(
+        table_id=f"arena/{job.index}",
+        game=find_game("candidate"),
+        options={**config.options, "deals": 1},
+        seed=job.deal_seed,
+        bot_levels=[bot.label for bot in bots],
+        invites=["", ""],
+    )
+    table.start(0.0)
+    match = table.match
+    assert match is not None  # started
+    dealer = match.view(None)["dealer"]
+    while table.status is Status.PLAYING:
+        now = table.next_wakeup()
+        assert now is not None  # a bot has the move
+        for seat in table.due_bots(now):
+            move = bots[seat].choose(match)
+            answer = table.submit(
+                seat, move, version=None, move_id=None, now=now, source=Source.BOT
+            )
+            if answer.outcome != "accepted":
+                raise RuntimeError(f"{bots[seat].label} made a move the table refused: {answer}")
+    result = match.result()
     return GameResult(
         index=job.index,
         deal=job.deal,
         group=job.group,
         seats=job.seats,
-        scores=scores,
-        ranks=ranks_of(scores, higher_is_better=True),
-        facts={"dealer": dealer, "moves": moves},
+        scores=tuple(float(t) for t in result.totals),
+        ranks=result.ranks,
+        facts={"dealer": dealer, "moves": len(table.moves)},
     )

@@ -15,11 +15,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardtable.arena.backends import BACKENDS, default_workers
 from cardtable.arena.report import report_json, report_table, save_plot
-from cardtable.arena.schedule import SEATED_GAMES
+from cardtable.arena.schedule import seats_of
 from cardtable.arena.tournament import ArenaReport, run_arena
 from cardtable.arena.work import ArenaConfig, GameResult
 from cardtable.bots.registry import BotSpec, parse_bot_spec
 from cardtable.errors import BadOptions
+from cardtable.games.registry import find_game
 
 __all__ = ["parse_bots", "run_arena_command"]
 
@@ -31,7 +32,7 @@ def parse_bots(game: str, texts: Sequence[str]) -> tuple[BotSpec, ...]:
     ['ismcts:300', 'greedy', 'random']
     """
     specs = [parse_bot_spec(game, part) for text in texts for part in text.split(",") if part]
-    low, high = SEATED_GAMES[game]
+    low, high = seats_of(game)
     if len(specs) < 2:
         raise BadOptions(f"an arena needs at least 2 bots (--bots A B …), got {len(specs)}")
     if low != high and len(specs) > high:
@@ -40,19 +41,14 @@ def parse_bots(game: str, texts: Sequence[str]) -> tuple[BotSpec, ...]:
 
 
 def check_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The game's rule options, checked by the engine (an arena game is one deal or
-    one round, so ``deals``/``rounds`` are set by the arena and not accepted here)."""
-    counted = {"candidate": "deals", "spy": "rounds"}[game]
+    """The game's rule options, checked by the game (an arena game is one deal or one
+    round — the game's *segment* — so the option counting them, ``deals`` or
+    ``rounds``, is set by the arena and not accepted here)."""
+    played = find_game(game)
+    counted = f"{played.info.segment}s"
     if counted in options:
         raise BadOptions(f"option {counted!r} is set by the arena: use --{counted} instead")
-    if game == "candidate":
-        from cardtable.games.candidate import CandidateOptions
-
-        CandidateOptions.from_dict({**options, "deals": 1})
-    else:
-        from cardtable.games.spy import SpyOptions
-
-        SpyOptions.from_dict({**options, "rounds": 1})
+    played.check_options({**options, counted: 1}, played.info.min_players)
     return dict(options)
 
 

@@ -9,6 +9,8 @@ rotating the seats cyclically through all bots, so each bot races every hand onc
 
 All seeds derive from one arena seed with :func:`~cardtable.bots.base.stable_seed`,
 so a schedule, and therefore every result, is the same on any backend and machine.
+How many bots a game seats comes from the game's declared facts
+(:class:`~cardtable.games.base.GameInfo`: its fewest and most players).
 
 >>> jobs = schedule("candidate", 2, deals=2, seed=7)
 >>> [(j.deal, j.seats) for j in jobs]
@@ -25,12 +27,24 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from cardtable.bots.base import stable_seed
-from cardtable.errors import BadOptions
+from cardtable.errors import BadOptions, CardtableError
+from cardtable.games.registry import find_game
 
-__all__ = ["SEATED_GAMES", "Job", "schedule"]
+__all__ = ["Job", "schedule", "seats_of"]
 
-#: Seats per game: Candidate is always two; a Spy race seats every bot (S1: 2–8).
-SEATED_GAMES: dict[str, tuple[int, int]] = {"candidate": (2, 2), "spy": (2, 8)}
+
+def seats_of(game: str) -> tuple[int, int]:
+    """The fewest and most bots a game of ``game`` seats (Candidate two, C1; a Spy race
+    two to eight, S1).
+
+    >>> seats_of("candidate"), seats_of("spy")
+    ((2, 2), (2, 8))
+    """
+    try:
+        info = find_game(game).info
+    except CardtableError as exc:
+        raise BadOptions(str(exc)) from None
+    return info.min_players, info.max_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +65,9 @@ class Job:
 
 def schedule(game: str, bots: int, deals: int, seed: int) -> list[Job]:
     """Every game of an arena of ``bots`` bots over ``deals`` duplicate deals."""
-    if game not in SEATED_GAMES:
-        raise BadOptions(f"unknown game {game!r}: expected one of {', '.join(SEATED_GAMES)}")
+    low, high = seats_of(game)
     if deals < 1:
         raise BadOptions(f"an arena needs at least 1 deal, got {deals}")
-    low, high = SEATED_GAMES[game]
     if bots < 2:
         raise BadOptions(f"an arena needs at least 2 bots, got {bots}")
     arrangements: list[tuple[tuple[int, ...], ...]]

@@ -19,18 +19,15 @@ from cardtable.arena.backends import run_jobs
 from cardtable.arena.schedule import Job, schedule
 from cardtable.arena.stats import MeanCI, binomial_p_value, mean_interval, wilson_interval
 from cardtable.arena.work import ArenaConfig, GameResult
+from cardtable.games.registry import find_game
 
 __all__ = [
-    "HIGHER_IS_BETTER",
     "ArenaReport",
     "BotRow",
     "PairRow",
     "run_arena",
     "summarise",
 ]
-
-#: Whether a higher score is better, per game (Candidate C17; Spy S14/S16: lowest wins).
-HIGHER_IS_BETTER: dict[str, bool] = {"candidate": True, "spy": False}
 
 
 @dataclass(frozen=True)
@@ -240,7 +237,8 @@ def scheduled_groups(config: ArenaConfig, deals: int) -> dict[int, int]:
 def _pairs(
     config: ArenaConfig, results: list[GameResult], group_sizes: Mapping[int, int]
 ) -> list[PairRow]:
-    sign = 1.0 if HIGHER_IS_BETTER[config.game] else -1.0
+    # The game says which way scores rank (Candidate C17: highest; Spy S16: lowest).
+    sign = 1.0 if find_game(config.game).info.higher_is_better else -1.0
     groups: dict[int, list[GameResult]] = {}
     for result in results:
         groups.setdefault(result.group, []).append(result)

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtable.bots.registry import BotSpec
 
-__all__ = ["ArenaConfig", "GameResult", "ranks_of"]
+__all__ = ["ArenaConfig", "GameResult"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,8 @@ class GameResult:
 
     ``scores`` are the game's own scores (Candidate: points, higher better; Spy: the
     round score S14, lower better); ``ranks`` put them in order, 1 best, equal ranks
-    tie. ``metrics`` holds per-seat measurements (e.g. Spy ``moves`` to the call) and
+    tie — as the match ranks them (:meth:`cardtable.games.base.Match.result`).
+    ``metrics`` holds per-seat measurements (e.g. Spy ``moves`` to the call) and
     ``facts`` game-level ones (e.g. the dealer seat, a blocked round).
     """
 
@@ -71,16 +72,3 @@ class GameResult:
             "metrics": [dict(m) for m in self.metrics],
             "facts": dict(self.facts),
         }
-
-
-def ranks_of(scores: tuple[float, ...], higher_is_better: bool) -> tuple[int, ...]:
-    """Competition ranks (1 best; ties share the better rank).
-
-    >>> ranks_of((5.0, 9.0, 5.0), higher_is_better=True)
-    (2, 1, 2)
-    >>> ranks_of((-20.0, 20.0, 20.0), higher_is_better=False)
-    (1, 2, 2)
-    """
-    sign = -1 if higher_is_better else 1
-    keys = [sign * s for s in scores]
-    return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)

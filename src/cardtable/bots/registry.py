@@ -28,7 +28,6 @@ from cardtable.errors import BadOptions
 __all__ = [
     "BOTS",
     "LEVELS",
-    "SPY_SPEEDS",
     "BotInfo",
     "BotSpec",
     "make_bot",
@@ -145,11 +144,6 @@ LEVELS: dict[str, dict[str, BotSpec]] = {
         "hard": BotSpec("spy", "planner", 16),
     },
 }
-
-#: Spy speed profiles for real-time play: moves per second of a bot at the table
-#: (S17: a player's finishing time is the sum of their move times). A person who
-#: knows the game makes roughly one to two moves a second.
-SPY_SPEEDS: dict[str, float] = {"slow": 0.7, "steady": 1.2, "quick": 2.0, "fast": 3.5}
 
 
 def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSpec:

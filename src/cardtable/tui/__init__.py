@@ -2,11 +2,13 @@
 
 Built on Textual; an optional extra (``pip install 'cardtable[tui]'``). Modules:
 
-* :mod:`.candidate_table`, :mod:`.spy_table` — the tables: they own the engine's state,
-  make every move through its checked ``apply`` and hand the screens views only.
-* :mod:`.candidate_app`, :mod:`.spy_app` — the screens and their keys.
-* :mod:`.common` — help, rules, language switch, record saving.
-* :mod:`.players` — the bots the app seats (levels, speeds).
+* :mod:`.driver` — the app's driver of the shared :class:`cardtable.table.Table` (the
+  server's table authority): it seats the people and the bots, runs the bots when the
+  table says their move is due and submits every move to the table.
+* :mod:`.spy_app` — the Spy race screen, the round's result and the pause's countdown.
+* :mod:`.candidate_app` — the Candidate screen's flow and keys; :mod:`.candidate_panels`
+  draws its panels; :mod:`.candidate_words` words its moves and events.
+* :mod:`.common` — the app's clock, help, rules, language switch, record saving.
 * :mod:`.i18n` — every string in English and Ukrainian; cards for display.
 
 :func:`build_app` makes the app the command line runs.
@@ -60,9 +62,10 @@ def _candidate(
     names: Sequence[str],
     options: dict[str, Any],
 ) -> TableApp:
+    from concurrent.futures import ThreadPoolExecutor
+
     from cardtable.tui.candidate_app import CandidateApp
-    from cardtable.tui.candidate_table import CandidateTable
-    from cardtable.tui.players import CandidateBot, make_candidate_bot
+    from cardtable.tui.driver import TableDriver
 
     if "rounds" in options:
         raise BadOptions("--rounds is for Spy; Candidate has --deals")
@@ -70,16 +73,26 @@ def _candidate(
         people = list(names) or ["Player 1", "Player 2"]
         if len(people) != 2:
             raise BadOptions(f"two people play at one keyboard: --names gives {len(people)}")
-        bots: list[CandidateBot | None] = [None, None]
-        hint = make_candidate_bot("medium", seed + 1)
+        seats: list[str | None] = [None, None]
+        hint = "medium"
     else:
         if len(names) > 1:
             raise BadOptions("against a bot, --names gives one name (yours)")
         people = [names[0] if names else "You", f"Bot ({vs})"]
-        bots = [None, make_candidate_bot(vs, seed)]
-        hint = make_candidate_bot(vs, seed + 1)
-    table = CandidateTable.new(seed=seed, options=options, names=people, bots=bots, hint_bot=hint)
-    return CandidateApp(table, lang=lang, save=save)
+        seats = [None, vs]
+        hint = vs
+    # A searching bot may think for a while: in its own thread, the screen stays live.
+    thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="candidate-bot")
+    driver = TableDriver(
+        "candidate",
+        seed=seed,
+        names=people,
+        bots=seats,
+        options=options,
+        executor=thread,
+        hint=hint,
+    )
+    return CandidateApp(driver, lang=lang, save=save)
 
 
 def _spy(
@@ -94,25 +107,39 @@ def _spy(
 ) -> TableApp:
     from concurrent.futures import ThreadPoolExecutor
 
-    from cardtable.games.spy.options import check_player_count
-    from cardtable.tui.players import make_spy_racers
+    from cardtable.bots.registry import parse_bot_spec
+    from cardtable.games.registry import find_game
+    from cardtable.table import parse_speed
+    from cardtable.tui.driver import TableDriver
     from cardtable.tui.spy_app import SpyApp
-    from cardtable.tui.spy_table import SpyTable
 
     if "deals" in options or "decks" in options:
         raise BadOptions("--deals and --decks are for Candidate; Spy has --rounds")
-    try:
-        check_player_count(players)
-    except ValueError as exc:
-        raise BadOptions(str(exc)) from None
+    info = find_game("spy").info
+    if not info.min_players <= players <= info.max_players:
+        raise BadOptions(
+            f"Spy vs Spy is played by {info.min_players} to {info.max_players} players, "
+            f"not {players}"
+        )
     if len(names) > 1:
         raise BadOptions("one person races the bots: --names gives one name (yours)")
-    racers = make_spy_racers(players - 1, bots, speeds, seed)
+    if not bots or not speeds:
+        raise BadOptions("name at least one bot and one speed")
+    count = players - 1
+    # Given per bot, the last one repeated for the rest.
+    specs = [parse_bot_spec("spy", bots[min(i, len(bots) - 1)]) for i in range(count)]
+    paces = [parse_speed(speeds[min(i, len(speeds) - 1)]) for i in range(count)]
     seat_names = [names[0] if names else "You"]
-    seat_names += [f"{r.label} {i}" for i, r in enumerate(racers, start=1)]
+    seat_names += [f"{spec.label} {i}" for i, spec in enumerate(specs, start=1)]
     # Searching bots may think for a while: in their own threads, the screen stays live.
-    threads = ThreadPoolExecutor(max_workers=len(racers), thread_name_prefix="spy-bot")
-    table = SpyTable.new(
-        seed=seed, names=seat_names, racers=[None, *racers], options=options, executor=threads
+    threads = ThreadPoolExecutor(max_workers=count, thread_name_prefix="spy-bot")
+    driver = TableDriver(
+        "spy",
+        seed=seed,
+        names=seat_names,
+        bots=[None, *(spec.label for spec in specs)],
+        speeds=[None, *paces],
+        options=options,
+        executor=threads,
     )
-    return SpyApp(table, lang=lang, save=save)
+    return SpyApp(driver, lang=lang, save=save)

@@ -4,13 +4,18 @@ at one keyboard.
 The screen shows what a browser table would: the piles with suit and size, the lobby
 and its kind, the discards, both players' captures with running scores, the deal
 number, whose decision it is and what kind, and the hand of the person at the
-keyboard — drawn from that seat's :class:`~cardtable.games.candidate.CandidateView`
-only. With two people a "pass the keyboard" screen hides the hand between turns.
+keyboard — drawn from that seat's view of the match only (the panels of
+:mod:`.candidate_panels`, the words of :mod:`.candidate_words`). With two people a
+"pass the keyboard" screen hides the hand between turns.
+
+The match is the shared table's (:class:`~cardtable.tui.driver.TableDriver`): a bot
+moves when the table says (a short turn delay, so a person can follow), and after
+each deal the table pauses until its time is up or the people press Enter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,51 +27,48 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.cards import parse_card_kind
-from cardtable.errors import IllegalMove
-from cardtable.games.candidate import CandidateView, Event
-from cardtable.games.candidate.actions import PASS, encode_play
-from cardtable.tui.candidate_table import CandidateTable
+from cardtable.tui.candidate_panels import HandPanel, LobbyPanel, PilesPanel, SeatPanel
+from cardtable.tui.candidate_words import CandidateWords
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
-from cardtable.tui.i18n import card_label, card_text, cards_text, refusal_text, tr
+from cardtable.tui.driver import TableDriver
+from cardtable.tui.i18n import card_label, refusal_text, tr
 
 __all__ = ["CandidateApp", "CandidateScreen", "HandoffScreen"]
 
-_SUITS = "♠♥♦♣"
-#: Characters of captures shown per player (the newest first; older ones elided).
-_CAPTURE_WIDTH = 140
 _LOG_LINES = 40
 
 
 class CandidateApp(TableApp):
-    """The Candidate app around a :class:`CandidateTable`.
-
-    ``bot_delay`` is the pause before a bot's move is made, so a person can follow it.
-    """
+    """The Candidate app around a :class:`~cardtable.tui.driver.TableDriver` (see
+    :class:`~cardtable.tui.common.TableApp` for ``clock`` and ``auto``)."""
 
     game = "candidate"
     TITLE = "cardtable · Candidate"
 
     def __init__(
         self,
-        table: CandidateTable,
+        driver: TableDriver,
         *,
         lang: str = "en",
         save: str | Path | None = None,
-        bot_delay: float = 0.6,
+        clock: Callable[[], float] | None = None,
+        auto: bool = True,
     ) -> None:
-        super().__init__(lang=lang, save=save)
-        self.table = table
-        self.bot_delay = bot_delay
-
-    def record(self) -> dict[str, Any]:
-        return self.table.record()
+        super().__init__(driver, lang=lang, save=save, clock=clock, auto=auto)
 
     def on_mount(self) -> None:
         self.push_screen(CandidateScreen())
+        self.pump()
+
+    def table_changed(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, CandidateScreen) and screen.composed:  # else: on mount
+                screen.after_change()
 
 
 class CandidateScreen(TableScreen):
-    """The table as the person at the keyboard sees it."""
+    """The table as the person at the keyboard sees it: the flow of the game and the
+    keys; the panels draw."""
 
     HELP = "help_candidate"
 
@@ -76,86 +78,70 @@ class CandidateScreen(TableScreen):
         self.viewer = 0
         self.selected: list[int] = []
         self.status = ""
-        self.thinking = False
         self.hint_text: str | None = None
         self.finished_note: str | None = None
-
-    # -- plumbing -----------------------------------------------------------------------
+        #: The table's version last drawn: a move since clears the picked cards.
+        self.seen_version = -1
+        #: The table was pausing when last drawn: its end clears the status line.
+        self.was_paused = False
 
     @property
-    def table(self) -> CandidateTable:
-        """The table being played."""
+    def driver(self) -> TableDriver:
+        """The table's driver."""
         app = self.app
         assert isinstance(app, CandidateApp)
-        return app.table
+        return app.driver
+
+    @property
+    def words(self) -> CandidateWords:
+        """The screen's words, for the person at the keyboard."""
+        driver = self.driver
+        return CandidateWords(self.lang, self.viewer, driver.names, driver.people)
+
+    def view(self) -> Mapping[str, Any]:
+        """What the person at the keyboard may see."""
+        return self.driver.view(self.viewer)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
-        yield Static(id="piles", classes="panel")
-        yield Static(id="lobby", classes="panel")
-        yield Static(id="opponent", classes="panel")
-        yield Static(id="me", classes="panel")
-        yield Static(id="hand", classes="panel")
+        yield PilesPanel(id="piles", classes="panel")
+        yield LobbyPanel(id="lobby", classes="panel")
+        yield SeatPanel(id="opponent", classes="panel")
+        yield SeatPanel(id="me", classes="panel")
+        yield HandPanel(id="hand", classes="panel")
         yield TailLog(id="log")
         yield Static(id="status")
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        people = self.table.people
+        people = self.driver.people
         self.viewer = people[0] if people else 0
-        self.after_move()
+        self.composed = True
+        self.after_change()
 
     # -- the flow of the game -----------------------------------------------------------
 
-    def after_move(self) -> None:
-        """Redraw, then hand the decision to whoever has it: a bot, or a person (after
-        the pass-the-keyboard screen when the other person has the keyboard)."""
-        table = self.table
-        self.selected = []
-        self.hint_text = None
-        if table.is_over:
+    def after_change(self) -> None:
+        """Redraw; after a move, hand the decision to whoever has it: a person gets it
+        after the pass-the-keyboard screen when the other person has the keyboard."""
+        driver = self.driver
+        if driver.table.version != self.seen_version:
+            self.seen_version = driver.table.version
+            self.selected = []
+            self.hint_text = None
+        if self.was_paused and not driver.paused:
+            self.status = ""  # a new deal: what was said during the pause is old
+        self.was_paused = driver.paused
+        if driver.is_over:
             if self.finished_note is None:
                 self.finished_note = self.table_app.save_record() or ""
-        elif table.bot_to_move:
-            self.thinking = True
-            delay = self.candidate_app.bot_delay
-            if delay > 0:
-                self.set_timer(delay, self.start_thinking)
-            else:
-                self.call_later(self.start_thinking)
-        else:
-            player = table.current_player
-            assert player is not None
-            if player != self.viewer:
+        elif not driver.paused:
+            player = driver.to_move()
+            if player is not None and not driver.is_bot(player) and player != self.viewer:
                 self.viewer = player
-                self.app.push_screen(HandoffScreen(table.names[player], table.names[1 - player]))
+                names = driver.names
+                self.app.push_screen(HandoffScreen(names[player], names[1 - player]))
         self.redraw()
-
-    @property
-    def candidate_app(self) -> CandidateApp:
-        """The app, typed."""
-        app = self.app
-        assert isinstance(app, CandidateApp)
-        return app
-
-    def start_thinking(self) -> None:
-        """Hand the bot its information set; it decides in a worker thread."""
-        if self.table.bot_to_move:
-            self.think(self.table.bot_task(), self.table.version)
-
-    @work(thread=True, exclusive=True, group="bot")
-    def think(self, task: Callable[[], int], version: int) -> None:
-        """The bot decides in a worker thread (a searching bot may take a while)."""
-        action = task()
-        self.app.call_from_thread(self.bot_moved, action, version)
-
-    def bot_moved(self, action: int, version: int) -> None:
-        """Make the bot's move (checked like anyone's)."""
-        if version != self.table.version:
-            return  # the position moved on meanwhile
-        self.thinking = False
-        self.table.apply(action)
-        self.after_move()
 
     # -- keys ---------------------------------------------------------------------------
 
@@ -172,9 +158,12 @@ class CandidateScreen(TableScreen):
         elif key in ("1", "2", "3", "4", "5"):
             self.card_key(int(key))
         elif key == "enter":
-            self.play_selected()
+            if self.driver.paused:
+                self.go_on()
+            else:
+                self.play_selected()
         elif key == "p":
-            self.make_move(PASS)
+            self.make_move("pass")
         elif key == "t":
             self.ask_hint()
         else:
@@ -186,13 +175,16 @@ class CandidateScreen(TableScreen):
         self.status = tr(self.lang, "unknown_key", pressed=key, why=why)
 
     def my_decision(self) -> str | None:
-        """The decision of the person at the keyboard, or a reason they have none."""
-        table = self.table
-        if table.is_over:
+        """The decision of the person at the keyboard, or ``None`` when they have none
+        (the match is over, the table pauses, it is the other player's)."""
+        driver = self.driver
+        if driver.is_over or driver.paused:
             return None
-        if table.current_player != self.viewer or self.thinking:
+        view = self.view()
+        if view["current_player"] != self.viewer:
             return None
-        return table.decision
+        decision: str | None = view["decision"]
+        return decision
 
     def pile_key(self, letter: str) -> None:
         decision = self.my_decision()
@@ -211,7 +203,7 @@ class CandidateScreen(TableScreen):
         if decision != "play":
             self.refuse(str(number), tr(self.lang, "no_card_now", what=self.prompt()))
             return
-        hand = self.table.view(self.viewer).hand or ()
+        hand = self.view()["hand"] or ()
         if number > len(hand):
             self.refuse(str(number), tr(self.lang, "no_such_card", n=number, count=len(hand)))
             return
@@ -233,48 +225,59 @@ class CandidateScreen(TableScreen):
         if not self.selected:
             self.refuse("Enter", tr(self.lang, "nothing_selected"))
             return
-        hand = self.table.view(self.viewer).hand or ()
+        hand = self.view()["hand"] or ()
         # Played in rank order (a run climbs; a set's order does not matter), then by
-        # the order picked.
-        kinds = sorted((parse_card_kind(hand[i]) for i in self.selected), key=lambda k: (k % 13, 0))
-        try:
-            action = encode_play(kinds)
-        except IllegalMove as exc:
-            self.status = refusal_text(exc, self.lang)
-            return
-        self.make_move(action)
+        # the order picked; the engine says why when they are neither (C7).
+        cards = sorted((hand[i] for i in self.selected), key=lambda c: parse_card_kind(c) % 13)
+        self.make_move("play " + " ".join(cards))
 
-    def make_move(self, move: int | str) -> None:
-        """A person's move, checked by the engine; a refusal goes to the status line."""
+    def make_move(self, move: str) -> None:
+        """A person's move (record text), judged by the table; a refusal goes to the
+        status line."""
         if self.my_decision() is None:
             self.status = self.why_not_mine()
             return
-        try:
-            self.table.apply(move)
-        except IllegalMove as exc:
-            self.status = refusal_text(exc, self.lang)
+        app = self.table_app
+        refusal = self.driver.play(self.viewer, move, app.now())
+        if refusal is not None:
+            self.status = refusal_text(refusal, self.lang)
             return
         self.status = ""
-        self.after_move()
+        app.moved()
+
+    def go_on(self) -> None:
+        """Enter during the pause after a deal: the people are ready, the next deal
+        starts now."""
+        app = self.table_app
+        if self.driver.ready(app.now()):
+            self.status = ""
+            app.moved()
 
     def why_not_mine(self) -> str:
-        table = self.table
-        if table.is_over:
-            return tr(self.lang, "match_over_status", result=self.result_text())
-        player = table.current_player
-        assert player is not None
+        driver = self.driver
+        if driver.is_over:
+            return self.prompt()
+        if driver.paused:
+            return tr(self.lang, "cand_paused_why")
         return tr(self.lang, "not_your_turn") + " — " + self.prompt()
 
+    def prompt(self) -> str:
+        """What the table waits for, for the status line."""
+        driver = self.driver
+        view = self.view()
+        if driver.paused and not driver.is_over:
+            return self.words.pause_text(view, driver.pause_left(self.table_app.now()))
+        player = view["current_player"]
+        thinking = player is not None and driver.is_bot(player)
+        return self.words.decision_text(view, thinking=thinking)
+
     def ask_hint(self) -> None:
-        if self.my_decision() is None:
-            self.status = tr(self.lang, "hint_none")
-            return
-        task = self.table.hint_task(self.viewer)
+        task = self.driver.hint_task(self.viewer) if self.my_decision() else None
         if task is None:
             self.status = tr(self.lang, "hint_none")
             return
         self.status = tr(self.lang, "hint_wait")
-        self.hint_worker(task, self.table.version)
+        self.hint_worker(task, self.driver.table.version)
 
     @work(thread=True, exclusive=True, group="hint")
     def hint_worker(self, task: Callable[[], str], version: int) -> None:
@@ -283,7 +286,7 @@ class CandidateScreen(TableScreen):
         self.app.call_from_thread(self.show_hint, text, version)
 
     def show_hint(self, text: str | None, version: int) -> None:
-        if version != self.table.version:
+        if version != self.driver.table.version:
             return  # a move was made meanwhile: the hint is for an old position
         self.hint_text = text
         self.status = "" if text else tr(self.lang, "hint_none")
@@ -291,191 +294,35 @@ class CandidateScreen(TableScreen):
 
     # -- drawing ------------------------------------------------------------------------
 
-    def seat_name(self, seat: int | None) -> str:
-        if seat is None:
-            return "-"
-        table = self.table
-        if len(table.people) == 1 and seat == table.people[0]:
-            return tr(self.lang, "you")
-        return table.names[seat]
-
-    def move_label(self, text: str) -> str:
-        """A move's text with cards in display form (``play 9♠ 10♥``)."""
-        words = text.split()
-        if words[0] == "play":
-            return "play " + " ".join(card_label(w, self.lang) for w in words[1:])
-        if words[0] == "pass":
-            return tr(self.lang, "pass")
-        return f"{words[0]} {words[1]} {_SUITS['SHDC'.index(words[1])]}"
-
-    def prompt(self) -> str:
-        """What the current decision is, for the status line."""
-        table = self.table
-        view = table.view(self.viewer)
-        player = view.current_player
-        if player is None:
-            return tr(self.lang, "match_over_status", result=self.result_text())
-        if self.thinking or table.is_bot(player):
-            return tr(self.lang, "thinking", name=self.seat_name(player))
-        decision = view.decision or ""
-        key = f"decision_{decision}"
-        if decision == "play" and "pass" not in view.legal_moves and player == self.viewer:
-            key = "decision_play_from_hand"
-        return tr(self.lang, key, name=self.seat_name(player))
-
-    def result_text(self) -> str:
-        a, b = self.table.totals()
-        if a == b:
-            return tr(self.lang, "draw_result", a=a, b=b)
-        best = 0 if a > b else 1
-        return tr(self.lang, "winner", name=self.seat_name(best), a=max(a, b), b=min(a, b))
-
     def redraw(self) -> None:
-        if not self.is_mounted:
+        if not self.composed:
             return
         lang = self.lang
-        view = self.table.view(self.viewer)
-        me, them = self.viewer, 1 - self.viewer
-        self.query_one("#title", Static).update(self.title_text(view))
-        self.query_one("#piles", Static).update(self.piles_text(view))
-        self.query_one("#lobby", Static).update(self.lobby_text(view))
-        self.query_one("#opponent", Static).update(self.seat_text(view, them))
-        self.query_one("#me", Static).update(self.seat_text(view, me))
-        self.query_one("#hand", Static).update(self.hand_text(view))
-        self.query_one("#log", TailLog).show(self.log_lines())
+        view = self.view()
+        words = self.words
+        self.query_one("#title", Static).update(words.title_text(view))
+        self.query_one(PilesPanel).show(view, words)
+        self.query_one(LobbyPanel).show(view, words)
+        self.query_one("#opponent", SeatPanel).show(view, words, 1 - self.viewer)
+        self.query_one("#me", SeatPanel).show(view, words, self.viewer)
+        self.query_one(HandPanel).show(view, words, self.selected, self.hint_text)
+        self.query_one("#log", TailLog).show(self.log_lines(words))
         status = Text(self.prompt(), style="bold")
         note = self.status or self.finished_note
         if note:
             status.append("\n" + note, style="")
         elif self.selected:
-            hand = view.hand or ()
+            hand = view["hand"] or ()
             chosen = [card_label(hand[i], lang) for i in self.selected if i < len(hand)]
             status.append("\n" + tr(lang, "selected", cards=" ".join(chosen)), style="")
         self.query_one("#status", Static).update(status)
         keys = tr(lang, "keys_candidate") + "\n" + tr(lang, "keys_common")
         self.query_one("#keys", Static).update(keys)
 
-    def title_text(self, view: CandidateView) -> str:
-        if view.is_over:
-            return tr(self.lang, "cand_title_over")
-        return tr(
-            self.lang,
-            "cand_title",
-            deal=view.deal_number,
-            deals=view.deals,
-            dealer=self.seat_name(view.dealer),
-            leader=self.seat_name(view.leader),
-        )
-
-    def piles_text(self, view: CandidateView) -> Text:
-        out = Text(f"{tr(self.lang, 'piles'):<8}", style="bold")
-        for letter, size in view.piles:
-            suit = "SHDC".index(letter)
-            style = "red" if suit in (1, 2) else ""
-            out.append(f"[{letter.lower()}] ", style="dim")
-            out.append(_SUITS[suit], style=style)
-            out.append(f" {size:<3}  ", style="" if size else "dim")
-        return out
-
-    def lobby_text(self, view: CandidateView) -> Text:
-        out = Text(f"{tr(self.lang, 'lobby'):<8}", style="bold")
-        if view.lobby:
-            out.append_text(cards_text(view.lobby, self.lang))
-            if view.lobby_kind:
-                out.append(f"  ({tr(self.lang, view.lobby_kind)})")
-        else:
-            out.append(tr(self.lang, "lobby_empty"), style="dim")
-        if view.discards:
-            out.append(f"   {tr(self.lang, 'discards')}: ", style="dim")
-            out.append_text(cards_text(view.discards, self.lang))
-        return out
-
-    def seat_text(self, view: CandidateView, seat: int) -> Text:
-        lang = self.lang
-        name = self.seat_name(seat)
-        out = Text(f"{name:<{max(8, len(name) + 1)}}", style="bold")
-        if seat != self.viewer:
-            suits = view.hand_suits[seat]
-            out.append(tr(lang, "cards_count", n=view.hand_sizes[seat]))
-            if view.hand_sizes[seat]:
-                out.append(
-                    " (" + " ".join(f"{_SUITS[s]}{n}" for s, n in enumerate(suits) if n) + ")"
-                )
-            out.append(" · ")
-        out.append(tr(lang, "deal_score", score=view.deal_scores[seat]))
-        out.append(" · " + tr(lang, "total", total=view.totals[seat]), style="bold")
-        marker = view.current_player == seat
-        if marker:
-            out.append("  ◀", style="bold")
-        out.append("\n  ")
-        captures = list(zip(view.captures[seat], view.capture_scores[seat], strict=True))
-        if not captures:
-            out.append(tr(lang, "no_captures"), style="dim")
-            return out
-        out.append(f"{tr(lang, 'captures')} ({len(captures)}): ", style="dim")
-        shown: list[Text] = []
-        width = 0
-        for cards, score in reversed(captures):
-            piece = cards_text(cards, lang)
-            piece.append(f" ={score}", style="bold")
-            width += len(piece.plain) + 3
-            if shown and width > _CAPTURE_WIDTH:
-                shown.append(Text("…", style="dim"))
-                break
-            shown.append(piece)
-        out.append_text(Text(" · ").join(shown))
-        return out
-
-    def hand_text(self, view: CandidateView) -> Text:
-        lang = self.lang
-        title = (
-            tr(lang, "your_hand")
-            if len(self.table.people) == 1
-            else tr(lang, "hand_of", name=self.seat_name(self.viewer))
-        )
-        out = Text(f"{title}: ", style="bold")
-        hand = view.hand or ()
-        if not hand:
-            out.append("—", style="dim")
-        for i, card in enumerate(hand):
-            picked = i in self.selected
-            out.append(f" {i + 1}", style="dim")
-            label = card_text(card, lang)
-            if picked:
-                label = Text("›", style="bold") + label + Text("‹", style="bold")
-                label.stylize("reverse")
-            else:
-                label = Text(" ") + label + Text(" ")
-            out.append_text(label)
-        if self.hint_text:
-            out.append(
-                "   " + tr(lang, "hint", move=self.move_label(self.hint_text)), style="italic"
-            )
-        return out
-
-    def log_lines(self) -> list[str]:
+    def log_lines(self, words: CandidateWords) -> list[str]:
         """The newest moves, as the person at the keyboard may see them."""
-        lines = [self.event_line(e) for e in self.table.log(self.viewer)[-_LOG_LINES:]]
+        lines = [words.event_line(e) for e in self.driver.log(self.viewer)[-_LOG_LINES:]]
         return [line for line in lines if line]
-
-    def event_line(self, event: Event) -> str:
-        lang = self.lang
-        name = self.seat_name(event.player)
-        cards = " ".join(card_label(t, lang) for t in event.texts)
-        kind = event.kind
-        if kind == "received":
-            return "" if not cards else tr(lang, "ev_received", name=name, cards=cards)
-        if kind == "drew" and not cards:
-            return tr(lang, "ev_drew_hidden", name=name, pile=event.pile)
-        if kind in ("deal_ended", "match_ended"):
-            scores = ", ".join(
-                f"{self.seat_name(p)} {s}" for p, s in enumerate(event.scores or (0, 0))
-            )
-            totals = ", ".join(
-                f"{self.seat_name(p)} {s}" for p, s in enumerate(event.totals or (0, 0))
-            )
-            return tr(lang, f"ev_{kind}", scores=scores, totals=totals)
-        return tr(lang, f"ev_{kind}", name=name, cards=cards, pile=event.pile, score=event.score)
 
 
 class HandoffScreen(ModalScreen[None]):

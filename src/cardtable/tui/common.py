@@ -1,23 +1,33 @@
-"""What both games' apps share: the help and rules screens, the language switch,
-saving the record, and the keys that work everywhere (``?``, ``r``, ``l``, ``q``)."""
+"""What both games' apps share: the table's clock, the help and rules screens, the
+language switch, saving the record, and the keys that work everywhere (``?``, ``r``,
+``l``, ``q``).
+
+The app's clock runs from 0 when the app starts (the table's match started at 0); the
+app sleeps until the table's next wakeup (:meth:`TableApp.pump`), polling only while a
+bot thinks in another thread or a pause counts down.
+"""
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from cardtable.errors import CardtableError
 from cardtable.record import dump_record
 from cardtable.rules_text import rules_text
+from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import other_lang, tr
 
 __all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
@@ -62,22 +72,97 @@ class TailLog(Widget):
         return Text("\n".join(self.lines[-height:]))
 
 
+#: While a bot thinks in another thread, how often the app looks for its answer (s).
+THINK_POLL: Final = 0.05
+#: The shortest sleep between two looks at the table (s).
+MIN_SLEEP: Final = 0.005
+
+
 class TableApp(App[None]):
-    """The base of both games' apps: language, record saving, help and rules."""
+    """The base of both games' apps: the table's clock, language, record saving, help
+    and rules.
+
+    ``clock`` gives the table's time in seconds (by default the seconds since the app
+    started); with ``auto`` false the app never looks at the table by itself (tests
+    move their clock and call :meth:`pump`).
+    """
 
     CSS = CSS
     #: The game's name, for the rules (``candidate`` or ``spy``).
     game: ClassVar[str] = ""
 
-    def __init__(self, *, lang: str = "en", save: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        driver: TableDriver,
+        *,
+        lang: str = "en",
+        save: str | Path | None = None,
+        clock: Callable[[], float] | None = None,
+        auto: bool = True,
+    ) -> None:
         super().__init__()
+        self.driver = driver
         self.lang = lang
         self.save_path = Path(save) if save is not None else None
         self.saved_to: Path | None = None
+        self.auto = auto
+        self._clock = clock
+        self._started = time.monotonic()
+        self._timer: Timer | None = None
+
+    def on_load(self) -> None:
+        self._started = time.monotonic()
+
+    def now(self) -> float:
+        """The table's time now (seconds)."""
+        if self._clock is not None:
+            return self._clock()
+        return time.monotonic() - self._started
+
+    def pump(self) -> None:
+        """Let the table's time pass to now (bots move, a pause ends), show what
+        changed, and sleep until the table next needs a look."""
+        now = self.now()
+        self.driver.step(now)
+        self.table_changed()
+        self.sleep(now)
+
+    def moved(self) -> None:
+        """A person's move was accepted (or a pause ended at their key)."""
+        self.table_changed()
+        self.sleep(self.now())
+
+    def sleep(self, now: float) -> None:
+        """Wake up at the table's next wakeup; sooner while a bot thinks in another
+        thread, or at the next whole second of a pause's countdown."""
+        if not self.auto:
+            return
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        driver = self.driver
+        waits = []
+        wake = driver.next_wakeup()
+        thinking = driver.thinking
+        # A move already due waits for its bot's thought: look again when it may be done.
+        if wake is not None and (wake > now or not thinking):
+            waits.append(wake - now)
+        if thinking:
+            waits.append(THINK_POLL)
+        if driver.paused:
+            waits.append(driver.pause_left(now) % 1.0 or 1.0)
+        if waits:
+            self._timer = self.set_timer(max(MIN_SLEEP, min(waits)), self.pump)
+
+    def table_changed(self) -> None:
+        """Show the table as it is now (each game's app draws its screens)."""
 
     def record(self) -> dict[str, Any]:
         """The game so far as a record (``docs/records.md``)."""
-        raise NotImplementedError
+        return self.driver.record()
+
+    def on_unmount(self) -> None:
+        self.driver.close()
 
     def save_record(self) -> str | None:
         """Write the record to ``--save`` (if given); return a line for the status."""
@@ -126,6 +211,9 @@ class TableScreen(Screen[None]):
 
     #: The :func:`~cardtable.tui.i18n.tr` key of this screen's help.
     HELP: ClassVar[str] = "help_help"
+    #: Its widgets are there to draw on (set when it mounts; Textual's ``is_mounted``
+    #: turns true only after the mount handlers have run).
+    composed: bool = False
 
     @property
     def table_app(self) -> TableApp:

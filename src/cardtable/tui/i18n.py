@@ -19,7 +19,8 @@ from rich.text import Text
 
 from cardtable.cards import Rank, Suit, parse_card_kind
 from cardtable.errors import IllegalMove
-from cardtable.messages import render
+from cardtable.messages import CATALOG, render
+from cardtable.tui.driver import Refusal
 
 __all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "refusal_text", "tr"]
 
@@ -55,9 +56,9 @@ def cards_text(texts: Iterable[str], lang: str, sep: str = " ") -> Text:
     return out
 
 
-def refusal_text(exc: IllegalMove, lang: str) -> str:
-    """Why the engine refused a move, in ``lang``: its message id rendered from the
-    catalog of :mod:`cardtable.messages` (the English reason when it has no id).
+def refusal_text(exc: IllegalMove | Refusal, lang: str) -> str:
+    """Why the engine or the table refused a move, in ``lang``: its message id rendered
+    from the catalog of :mod:`cardtable.messages` (the English reason when it has none).
 
     >>> from cardtable.games.candidate.actions import text_to_action
     >>> try:
@@ -66,9 +67,13 @@ def refusal_text(exc: IllegalMove, lang: str) -> str:
     ...     print(refusal_text(exc, "uk"))
     2♠ 7♠ — не послідовність: після 2♠ йде 3 (сходинки) або 2 (набір)
     """
-    if exc.code is None:
-        return exc.reason
-    return render(exc.code, exc.params, lang)
+    if isinstance(exc, IllegalMove):
+        code, fallback = exc.code, exc.reason
+    else:
+        code, fallback = exc.message_id, exc.text
+    if code is None or code not in CATALOG:
+        return fallback
+    return render(code, exc.params, lang)
 
 
 def tr(lang: str, key: str, **values: object) -> str:
@@ -125,6 +130,8 @@ _EN: dict[str, str] = {
     "no_such_card": "there is no card {n} in your hand (you hold {count})",
     "nothing_selected": "select cards with 1-5 first",
     "match_over_status": "Match over — {result}. q quits",
+    "cand_pause": "Deal {deal} is over: deal {next} starts in {seconds} s — Enter starts it now",
+    "cand_paused_why": "the next deal has not begun (Enter begins it)",
     "winner": "{name} wins {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
@@ -148,7 +155,8 @@ _EN: dict[str, str] = {
 
 1 … 5        pick a card of your hand (again: unpick); the cards are
              played in rank order
-Enter        play the picked cards onto the lobby
+Enter        play the picked cards onto the lobby; after a deal, start
+             the next one without waiting for the countdown
 Esc          clear the picked cards
 p            pass
 s h d c      choose a pile (♠ ♥ ♦ ♣): deal, turn a lobby card, draw
@@ -191,13 +199,13 @@ The hand stays hidden until the right player presses Enter.""",
     "spy_confirm_resign": "Press x again to resign this round",
     "spy_no_pile": "there is no pile {n}: you have {count}, and the next one you open is {next}",
     "spy_no_more_piles": "there is no pile {n}: you have all six piles",
-    "spy_paused": "the round is over: press Enter to go on",
+    "spy_pause": "Round {round} starts in {seconds} s: Enter goes on now",
     "spy_round_over_title": "Round {round} over",
     "spy_round_winner": "{name} called first.",
     "spy_round_nobody": "Everybody is blocked or out: nobody wins the round.",
     "spy_round_scores": "Round scores: {scores}",
     "spy_totals": "Totals: {totals}",
-    "spy_next_round": "Press Enter for round {round}.",
+    "spy_next_round": "Round {round} starts in {seconds} s. Enter: go on now.",
     "spy_match_over": "Match over. Winner: {names}. Press Enter, then q to quit.",
     "keys_spy": "1-6 pile  w 1-6 from waste  space turn  c call  x x resign",
     "ev_turn": "turned {card}",
@@ -224,8 +232,11 @@ A card fits a pile whose top is one rank above or below it; ranks
 wrap round: … Q K A 2 3 … The others race at the speeds you chose.""",
     "help_round_over": """Round over — keys
 
-Enter        go on to the next round (or close the result)
-? r l q      help, rules, language, quit""",
+Enter        go on to the next round now, without waiting for the
+             countdown (or close the result of the match)
+? r l q      help, rules, language, quit
+
+Moves wait for the next round: the table pauses between rounds.""",
     "keys_rules": "Esc back  ↑ ↓ PgUp PgDn scroll  ? help  l мова: українська  q quit",
     "help_rules": """Rules — keys
 
@@ -280,6 +291,8 @@ _UK: dict[str, str] = {
     "no_such_card": "у вашій руці немає карти {n} (карт: {count})",
     "nothing_selected": "спершу оберіть карти клавішами 1-5",
     "match_over_status": "Матч закінчено — {result}. q — вихід",
+    "cand_pause": "Роздачу {deal} закінчено: роздача {next} за {seconds} с — Enter почне її зараз",
+    "cand_paused_why": "наступна роздача ще не почалася (Enter почне її)",
     "winner": "перемагає {name} {a}:{b}",
     "draw_result": "нічия {a}:{b}",
     "keys_candidate": "1-5 карта  Enter класти  Esc скинути  p пас  s h d c стопка  t підказка",
@@ -303,7 +316,8 @@ _UK: dict[str, str] = {
 
 1 … 5        обрати карту з руки (ще раз — зняти вибір); карти
              кладуться за старшинством
-Enter        покласти обрані карти в лобі
+Enter        покласти обрані карти в лобі; після роздачі — почати
+             наступну, не чекаючи відліку
 Esc          скинути вибір
 p            пас
 s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
@@ -345,13 +359,13 @@ Enter        показати руку гравця, названого на е�
     "spy_confirm_resign": "Натисніть x ще раз, щоб здатися в цьому раунді",
     "spy_no_pile": "стопки {n} немає: у вас {count}, наступна нова — {next}",
     "spy_no_more_piles": "стопки {n} немає: у вас уже всі шість стопок",
-    "spy_paused": "раунд закінчено: натисніть Enter, щоб продовжити",
+    "spy_pause": "Раунд {round} почнеться за {seconds} с: Enter — почати зараз",
     "spy_round_over_title": "Раунд {round} закінчено",
     "spy_round_winner": "Першим «закінчив»: {name}.",
     "spy_round_nobody": "Усі заблоковані або вибули: раунд без переможця.",
     "spy_round_scores": "Очки раунду: {scores}",
     "spy_totals": "Разом: {totals}",
-    "spy_next_round": "Натисніть Enter для раунду {round}.",
+    "spy_next_round": "Раунд {round} почнеться за {seconds} с. Enter — почати зараз.",
     "spy_match_over": "Матч закінчено. Переможець: {names}. Enter, потім q — вихід.",
     "keys_spy": "1-6 стопка  w 1-6 з відбою  пробіл карта  c закінчив  x x здатися",
     "ev_turn": "відкрито {card}",
@@ -378,8 +392,11 @@ q            вихід (запис гри зберігає --save FILE)
 молодший; значення йдуть по колу: … Д К Т 2 3 …""",
     "help_round_over": """Раунд закінчено — клавіші
 
-Enter        до наступного раунду (або закрити результат)
-? r l q      довідка, правила, мова, вихід""",
+Enter        до наступного раунду одразу, не чекаючи відліку
+             (або закрити результат матчу)
+? r l q      довідка, правила, мова, вихід
+
+Ходи чекають наступного раунду: між раундами стіл робить паузу.""",
     "keys_rules": "Esc назад  ↑ ↓ PgUp PgDn гортати  ? довідка  l language: English  q вихід",
     "help_rules": """Правила — клавіші
 

@@ -1,17 +1,20 @@
 """``cardtable play spy``: a Spy vs Spy race in real time against bots, all by keys.
 
 One key per pile (``1``-``6``), one to turn (space), one to call (``c``); the others'
-positions update live as the bots race at their speeds. The screen is drawn from the
-person's :class:`~cardtable.games.spy.SpyView` only: pile tops, the points-pile top, the
-waste top and the sizes of the face-down stacks — never a hidden card (S4-S5).
+positions update live as the bots race at their speeds. The race is the shared table's
+(:class:`~cardtable.tui.driver.TableDriver` around :class:`cardtable.table.Table`): the
+bots' move times and the pause between rounds are the server's. The screen is drawn
+from the person's view of the match only: pile tops, the points-pile top, the waste top
+and the sizes of the face-down stacks — never a hidden card (S4-S5 in
+``docs/rules/spy.en.md``). Keys become moves in the record's notation
+(``docs/records.md``: ``turn``, ``place points 3``, ``open waste``, ``call``).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual import events
@@ -20,50 +23,94 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from cardtable.cards import KIND_TEXT
-from cardtable.errors import IllegalMove
-from cardtable.games.spy import Event, SeatView, SpyView
-from cardtable.games.spy.actions import CALL, MAX_PILES, RESIGN, TURN
+from cardtable.games.spy.actions import MAX_PILES
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
+from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label, card_text, refusal_text, tr
-from cardtable.tui.spy_table import NoSuchPile, SpyTable
 
-__all__ = ["RoundOverScreen", "SpyApp", "SpyScreen"]
+__all__ = ["RoundOverScreen", "SpyApp", "SpyScreen", "pile_moves"]
 
-#: How often the bots' clock is looked at (seconds).
-TICK = 0.05
 _LOG_LINES = 30
+#: The keys that make a move at once (a pile, turn, call): during a pause the table
+#: refuses them and the result screen says why.
+MOVE_KEYS: Final = frozenset({"1", "2", "3", "4", "5", "6", "space", "t", "c"})
+
+#: One player's public position as the match's view gives it (S4-S5).
+PublicSeat = Mapping[str, Any]
+
+
+def pile_moves(number: int, piles: int, from_waste: bool) -> list[str] | None:
+    """The moves a pile key may mean, the preferred first: the points-pile top onto
+    pile ``number`` when it fits (S6-S7), else the waste top; the number after the
+    last of ``piles`` piles opens a new one (S8). ``None``: there is no such pile.
+
+    >>> pile_moves(2, 4, False), pile_moves(5, 4, True), pile_moves(6, 4, False)
+    (['place points 2', 'place waste 2'], ['open waste'], None)
+    """
+    if number > piles + 1 or number > MAX_PILES:
+        return None
+    if number == piles + 1:
+        return ["open waste"] if from_waste else ["open points", "open waste"]
+    waste = f"place waste {number}"
+    return [waste] if from_waste else [f"place points {number}", waste]
 
 
 class SpyApp(TableApp):
-    """The Spy app around a :class:`SpyTable`. ``clock`` gives the time in seconds
-    (``time.monotonic`` by default; tests pass their own)."""
+    """The Spy app around a :class:`~cardtable.tui.driver.TableDriver` (see
+    :class:`~cardtable.tui.common.TableApp` for ``clock`` and ``auto``)."""
 
     game = "spy"
     TITLE = "cardtable · Spy vs Spy"
 
     def __init__(
         self,
-        table: SpyTable,
+        driver: TableDriver,
         *,
         lang: str = "en",
         save: str | Path | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        tick: float | None = TICK,
+        clock: Callable[[], float] | None = None,
+        auto: bool = True,
     ) -> None:
-        super().__init__(lang=lang, save=save)
-        self.table = table
-        self.clock = clock
-        self.tick = tick
-
-    def record(self) -> dict[str, Any]:
-        return self.table.record()
+        super().__init__(driver, lang=lang, save=save, clock=clock, auto=auto)
+        #: The person racing the bots.
+        self.me = driver.people[0]
+        #: Rounds whose result the person has been shown.
+        self.results_seen = 0
+        #: The note shown once the match is over (where the record was saved).
+        self.finished_note = ""
 
     def on_mount(self) -> None:
         self.push_screen(SpyScreen())
+        self.pump()
 
-    def on_unmount(self) -> None:
-        self.table.close()
+    def table_changed(self) -> None:
+        """Show a round's result when one has just ended; take it away when the pause
+        is over; redraw."""
+        finished = len(self.driver.view(self.me)["finishers"])
+        over_screen = next((s for s in self.screen_stack if isinstance(s, RoundOverScreen)), None)
+        if finished > self.results_seen:
+            self.results_seen = finished
+            if self.driver.is_over:
+                self.finished_note = self.save_record() or ""
+            if over_screen is None:
+                self.push_screen(RoundOverScreen())
+        elif over_screen is not None and not self.driver.paused and not self.driver.is_over:
+            over_screen.dismiss()  # the next round is on: what was said in the pause is old
+            self.spy_screen.status = ""
+        for screen in self.screen_stack:
+            if isinstance(screen, SpyScreen | RoundOverScreen):
+                screen.redraw()
+
+    def seat_name(self, seat: int | None) -> str:
+        """A player's name as the person reads it ("You" for themselves)."""
+        if seat is None:
+            return "-"
+        return tr(self.lang, "you") if seat == self.me else self.driver.names[seat]
+
+    @property
+    def spy_screen(self) -> SpyScreen:
+        """The race screen (under any dialog)."""
+        return next(s for s in self.screen_stack if isinstance(s, SpyScreen))
 
 
 def card_box(card: str | None, lang: str, caption: str, count: int) -> list[Text]:
@@ -95,18 +142,16 @@ class SpyScreen(TableScreen):
         self.confirm_resign = False
 
     @property
-    def table(self) -> SpyTable:
-        """The race being played."""
-        app = self.app
-        assert isinstance(app, SpyApp)
-        return app.table
-
-    @property
     def spy_app(self) -> SpyApp:
         """The app, typed."""
         app = self.app
         assert isinstance(app, SpyApp)
         return app
+
+    @property
+    def driver(self) -> TableDriver:
+        """The table's driver."""
+        return self.spy_app.driver
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -117,32 +162,7 @@ class SpyScreen(TableScreen):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        self.table.start(self.spy_app.clock())
-        if self.spy_app.tick is not None:
-            self.set_interval(self.spy_app.tick, self.step)
-        self.redraw()
-
-    def step(self) -> None:
-        """Let the bots make the moves due by now."""
-        table = self.table
-        if table.paused:
-            return
-        events = table.advance(self.spy_app.clock())
-        if events:
-            self.after_events()
-
-    def after_events(self) -> None:
-        """Redraw, and show the result when a round has just ended."""
-        table = self.table
-        if table.paused and len(table.results) > table.results_seen:
-            if table.is_over:
-                self.status = self.table_app.save_record() or ""
-            self.app.push_screen(RoundOverScreen(), self.round_closed)
-        self.redraw()
-
-    def round_closed(self, _result: None = None) -> None:
-        """The person has read the result: the next round starts now."""
-        self.table.resume(self.spy_app.clock())
+        self.composed = True
         self.redraw()
 
     # -- keys ---------------------------------------------------------------------------
@@ -151,91 +171,73 @@ class SpyScreen(TableScreen):
         if self.table_app.common_key(event):
             return
         event.stop()
-        key = event.key
-        table = self.table
+        self.press(event.key, key_name(event))
+        self.redraw()
+
+    def press(self, key: str, pressed: str) -> None:
+        """What a key does; the status line says why when it does nothing."""
         resign_pending, self.confirm_resign = self.confirm_resign, False
         prefix, self.waste_prefix = self.waste_prefix, False
-        if table.paused:
-            self.status = tr(
-                self.lang, "unknown_key", pressed=key_name(event), why=self.paused_why()
-            )
+        if self.driver.is_over:
+            self.status = tr(self.lang, "unknown_key", pressed=pressed, why=self.over_text())
         elif key in ("1", "2", "3", "4", "5", "6"):
             self.pile_key(int(key), prefix)
         elif key == "w":
             self.waste_prefix = True
             self.status = tr(self.lang, "spy_waste_prefix")
         elif key in ("space", "t"):
-            self.move(TURN)
+            self.move(["turn"])
         elif key == "c":
-            self.move(CALL)
+            self.move(["call"])
         elif key == "x":
             if resign_pending:
-                self.move(RESIGN)
+                self.move(["resign"])
             else:
                 self.confirm_resign = True
                 self.status = tr(self.lang, "spy_confirm_resign")
-        elif key == "enter":
-            self.status = tr(
-                self.lang, "unknown_key", pressed="Enter", why=tr(self.lang, "unknown_key_why")
-            )
         else:
-            self.status = tr(
-                self.lang,
-                "unknown_key",
-                pressed=key_name(event),
-                why=tr(self.lang, "unknown_key_why"),
-            )
-        self.redraw()
+            why = tr(self.lang, "unknown_key_why")
+            self.status = tr(self.lang, "unknown_key", pressed=pressed, why=why)
 
-    def paused_why(self) -> str:
-        if self.table.is_over:
-            return tr(self.lang, "spy_title_over")
-        return tr(self.lang, "spy_paused")
+    def over_text(self) -> str:
+        return tr(self.lang, "spy_title_over")
 
     def pile_key(self, number: int, from_waste: bool) -> None:
-        try:
-            events = self.table.pile_move(number, from_waste)
-        except NoSuchPile as exc:
-            key = "spy_no_more_piles" if exc.count >= MAX_PILES else "spy_no_pile"
-            self.status = tr(self.lang, key, n=number, count=exc.count, next=exc.count + 1)
+        """A pile key: the first of its moves that is legal, or the first one (refused
+        with the engine's reason)."""
+        seats = self.driver.view(self.spy_app.me)["seats"]
+        count = len(seats[self.spy_app.me]["piles"]) if seats else 0
+        moves = pile_moves(number, count, from_waste)
+        if moves is None:
+            key = "spy_no_more_piles" if count >= MAX_PILES else "spy_no_pile"
+            self.status = tr(self.lang, key, n=number, count=count, next=count + 1)
             return
-        except IllegalMove as exc:
-            self.status = refusal_text(exc, self.lang)
-            return
-        self.status = ""
-        if events:
-            self.after_events()
+        self.move(moves)
 
-    def move(self, local: int) -> None:
-        """The person's move, checked by the engine; a refusal goes to the status line."""
-        try:
-            self.table.move(local)
-        except IllegalMove as exc:
-            self.status = refusal_text(exc, self.lang)
-            return
-        self.status = ""
-        self.after_events()
+    def move(self, moves: list[str]) -> None:
+        """The person's move: the first of ``moves`` that is legal now, else the first
+        (the table says why not). A refusal goes to the status line."""
+        me = self.spy_app.me
+        legal = set(self.driver.legal_moves(me))
+        move = next((m for m in moves if f"{me} {m}" in legal), moves[0])
+        refusal = self.driver.play(me, move, self.spy_app.now())
+        self.status = "" if refusal is None else refusal_text(refusal, self.lang)
+        if refusal is None:
+            self.spy_app.moved()
 
     # -- drawing ------------------------------------------------------------------------
 
-    def seat_name(self, seat: int | None) -> str:
-        if seat is None:
-            return "-"
-        if seat == self.table.human:
-            return tr(self.lang, "you")
-        return self.table.names[seat]
-
     def redraw(self) -> None:
-        if not self.is_mounted:
+        if not self.composed:
             return
         lang = self.lang
-        table = self.table
-        view = table.view()
+        me = self.spy_app.me
+        view = self.driver.view(me)
         self.query_one("#title", Static).update(self.title_text(view))
-        seats = view.seats
-        mine = seats[table.human] if seats else None
+        seats = view["seats"]
+        mine = seats[me] if seats else None
         self.query_one("#mine", Static).update(self.mine_text(mine))
-        self.query_one("#others", Static).update(self.others_text(seats, view.totals))
+        self.query_one("#others", Static).update(self.others_text(seats, view["totals"]))
         self.query_one("#log", TailLog).show(self.log_lines())
         status = Text(self.prompt(mine), style="bold")
         if self.status:
@@ -244,116 +246,119 @@ class SpyScreen(TableScreen):
         keys = tr(lang, "keys_spy") + "\n" + tr(lang, "keys_common")
         self.query_one("#keys", Static).update(keys)
 
-    def title_text(self, view: SpyView) -> str:
+    def title_text(self, view: Mapping[str, Any]) -> str:
         lang = self.lang
-        if view.phase == "over":
+        if self.driver.is_over:
             head = tr(lang, "spy_title_over")
         else:
-            head = tr(lang, "spy_title", round=view.round, rounds=view.rounds)
-        total = view.totals[self.table.human]
+            head = tr(lang, "spy_title", round=view["round"], rounds=view["rounds"])
+        total = view["totals"][self.spy_app.me]
         return f"{head} · {tr(lang, 'spy_your_total', total=total)}"
 
-    def prompt(self, mine: SeatView | None) -> str:
+    def prompt(self, mine: PublicSeat | None) -> str:
         lang = self.lang
-        if self.table.paused or mine is None:
-            return self.paused_why()
-        if mine.resigned:
+        if self.driver.is_over or mine is None:
+            return self.over_text()
+        if self.driver.paused:
+            seconds = round(self.driver.pause_left(self.spy_app.now()))
+            return tr(lang, "spy_pause", round=self.spy_app.results_seen + 1, seconds=seconds)
+        if mine["resigned"]:
             return tr(lang, "spy_status_resigned")
-        if mine.blocked:
+        if mine["blocked"]:
             return tr(lang, "spy_status_blocked")
-        if mine.points_count == 0:
+        if mine["points_count"] == 0:
             return tr(lang, "spy_status_call")
         return tr(lang, "spy_status")
 
-    def mine_text(self, mine: SeatView | None) -> Text:
+    def mine_text(self, mine: PublicSeat | None) -> Text:
         lang = self.lang
         if mine is None:
             return Text(tr(lang, "spy_title_over"))
         boxes = [
-            card_box(_text(mine.points_top), lang, tr(lang, "points"), mine.points_count),
-            card_box(_text(mine.waste_top), lang, tr(lang, "waste"), mine.waste_count),
-            card_box(None, lang, tr(lang, "deck"), mine.deck_count),
+            card_box(mine["points_top"], lang, tr(lang, "points"), mine["points_count"]),
+            card_box(mine["waste_top"], lang, tr(lang, "waste"), mine["waste_count"]),
+            card_box(None, lang, tr(lang, "deck"), mine["deck_count"]),
             [Text("  ")] * 5,
         ]
-        for i, top in enumerate(mine.pile_tops):
-            boxes.append(card_box(KIND_TEXT[top], lang, str(i + 1), mine.pile_sizes[i]))
-        if len(mine.pile_tops) < MAX_PILES:
-            number = len(mine.pile_tops) + 1
-            boxes.append(card_box(None, lang, f"{number} {tr(lang, 'new_pile')}", 0))
+        piles = mine["piles"]
+        for i, pile in enumerate(piles):
+            boxes.append(card_box(pile["top"], lang, str(i + 1), pile["size"]))
+        if len(piles) < MAX_PILES:
+            boxes.append(card_box(None, lang, f"{len(piles) + 1} {tr(lang, 'new_pile')}", 0))
         rows = [Text("").join(box[row] for box in boxes) for row in range(5)]
-        head = Text(f"{tr(lang, 'your_table')} · {mine.moves} {tr(lang, 'moves')} · ", "bold")
+        head = Text(f"{tr(lang, 'your_table')} · {mine['moves']} {tr(lang, 'moves')} · ", "bold")
         return Text("\n").join([head + self.seat_state(mine), *rows])
 
-    def seat_state(self, seat: SeatView) -> Text:
+    def seat_state(self, seat: PublicSeat) -> Text:
         lang = self.lang
-        if seat.called:
+        if seat["called"]:
             return Text(tr(lang, "called"), style="bold reverse")
-        if seat.resigned:
+        if seat["resigned"]:
             return Text(tr(lang, "resigned"), style="dim")
-        if seat.blocked:
+        if seat["blocked"]:
             return Text(tr(lang, "blocked"), style="italic")
         return Text(tr(lang, "racing"))
 
-    def others_text(self, seats: tuple[SeatView, ...], totals: tuple[int, ...]) -> Text:
+    def others_text(self, seats: list[PublicSeat], totals: list[int]) -> Text:
         """One live line per other player under a header of the columns."""
         lines = [Text(f"{'':<11}" + tr(self.lang, "spy_others_head"), style="dim")]
-        lines += [
-            self.other_line(s, totals[s.player]) for s in seats if s.player != self.table.human
-        ]
+        me = self.spy_app.me
+        lines += [self.other_line(s, totals[s["player"]]) for s in seats if s["player"] != me]
         return Text("\n").join(lines)
 
-    def other_line(self, seat: SeatView, total: int) -> Text:
+    def other_line(self, seat: PublicSeat, total: int) -> Text:
         lang = self.lang
-        out = Text(f"{self.seat_name(seat.player)[:10]:<10} ", style="bold")
-        out.append(f"{seat.points_count:>3} ")
-        out.append_text(_padded(seat.points_top, lang, 3))
+        out = Text(f"{self.spy_app.seat_name(seat['player'])[:10]:<10} ", style="bold")
+        out.append(f"{seat['points_count']:>3} ")
+        out.append_text(_padded(seat["points_top"], lang, 3))
         out.append(" │ ")
-        piles = Text(" ").join(card_text(KIND_TEXT[top], lang) for top in seat.pile_tops)
+        piles = Text(" ").join(card_text(pile["top"], lang) for pile in seat["piles"])
         piles.pad_right(23 - len(piles.plain))
         out.append_text(piles)
         out.append(" │ ")
-        out.append_text(_padded(seat.waste_top, lang, 5))
-        out.append(f" {seat.deck_count:>4} {seat.moves:>5} {total:>5}  ")
+        out.append_text(_padded(seat["waste_top"], lang, 5))
+        out.append(f" {seat['deck_count']:>4} {seat['moves']:>5} {total:>5}  ")
         out.append_text(self.seat_state(seat))
         return out
 
     def log_lines(self) -> list[str]:
         """The newest moves at the table (every Spy event is public)."""
-        events = [e for e in self.table.events[-_LOG_LINES:] if e.kind not in ("deal", "reveal")]
-        return [self.event_line(e) for e in events]
+        log = self.driver.log(self.spy_app.me)
+        shown = [e for e in log[-_LOG_LINES:] if e["kind"] not in ("deal", "reveal")]
+        return [self.event_line(e) for e in shown]
 
-    def event_line(self, event: Event) -> str:
+    def event_line(self, event: Mapping[str, Any]) -> str:
         lang = self.lang
-        name = self.seat_name(event.player)
-        card = card_label(KIND_TEXT[event.card], lang) if event.card is not None else ""
-        if event.kind in ("turn", "place", "open", "call", "resign", "blocked"):
-            return f"{name}: " + tr(lang, f"ev_{event.kind}", card=card, pile=event.pile)
-        if event.kind == "round_end":
-            if event.player is None:
+        kind = event["kind"]
+        name = self.spy_app.seat_name(event.get("player"))
+        card = card_label(event["card"], lang) if "card" in event else ""
+        if kind in ("turn", "place", "open", "call", "resign", "blocked"):
+            return f"{name}: " + tr(lang, f"ev_{kind}", card=card, pile=event.get("pile"))
+        if kind == "round_end":
+            if event.get("player") is None:
                 return tr(lang, "spy_round_nobody")
             return tr(lang, "spy_round_winner", name=name)
-        if event.kind == "match_end":
-            return tr(lang, "spy_totals", totals=self.scores_text(event.scores or ()))
+        if kind == "match_end":
+            return tr(lang, "spy_totals", totals=self.scores_text(event.get("scores", ())))
         return ""
 
-    def scores_text(self, scores: tuple[int, ...]) -> str:
-        return ", ".join(f"{self.seat_name(p)} {s:+d}" for p, s in enumerate(scores))
+    def scores_text(self, scores: list[int]) -> str:
+        return ", ".join(f"{self.spy_app.seat_name(p)} {s:+d}" for p, s in enumerate(scores))
 
 
-def _text(kind: int | None) -> str | None:
-    return None if kind is None else KIND_TEXT[kind]
-
-
-def _padded(kind: int | None, lang: str, width: int) -> Text:
+def _padded(card: str | None, lang: str, width: int) -> Text:
     """A card (or a dash for none), right-aligned in ``width`` columns."""
-    text = Text("-", style="dim") if kind is None else card_text(KIND_TEXT[kind], lang)
+    text = Text("-", style="dim") if card is None else card_text(card, lang)
     return Text(" " * (width - len(text.plain))) + text
 
 
 class RoundOverScreen(ModalScreen[None]):
-    """A round's result; Enter goes on to the next round."""
+    """A round's result while the table pauses: the countdown to the next round, and
+    Enter to go on now (the person is ready). After the last round, the match's result."""
 
     HELP: ClassVar[str] = "help_round_over"
+    #: Its widgets are there to draw on (see :attr:`TableScreen.composed`).
+    composed: bool = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -362,50 +367,66 @@ class RoundOverScreen(ModalScreen[None]):
             yield Static(id="round-status", classes="panel")
 
     def on_mount(self) -> None:
+        self.composed = True
         self.redraw()
 
-    def redraw(self) -> None:
+    @property
+    def spy_app(self) -> SpyApp:
+        """The app, typed."""
         app = self.app
         assert isinstance(app, SpyApp)
+        return app
+
+    def redraw(self) -> None:
+        if not self.composed:
+            return
+        app = self.spy_app
         lang = app.lang
-        table = app.table
-        screen = app.screen_stack[-2] if len(app.screen_stack) > 1 else None
-        names = screen.seat_name if isinstance(screen, SpyScreen) else table.names.__getitem__
-        result = table.results[-1]
+        driver = app.driver
+        view = driver.view(app.me)
+        names = app.seat_name
+        number = len(view["finishers"])
+        finisher = view["finishers"][-1]
         self.query_one("#round-title", Static).update(
-            Text(tr(lang, "spy_round_over_title", round=result.number), style="bold")
+            Text(tr(lang, "spy_round_over_title", round=number), style="bold")
         )
+        scores = view["round_scores"][-1]
         lines = [
-            tr(lang, "spy_round_winner", name=names(result.finisher))
-            if result.finisher is not None
+            tr(lang, "spy_round_winner", name=names(finisher))
+            if finisher is not None
             else tr(lang, "spy_round_nobody"),
             "",
             tr(
                 lang,
                 "spy_round_scores",
-                scores=", ".join(f"{names(p)} {s:+d}" for p, s in enumerate(result.scores)),
+                scores=", ".join(f"{names(p)} {s:+d}" for p, s in enumerate(scores)),
             ),
             tr(
                 lang,
                 "spy_totals",
-                totals=", ".join(f"{names(p)} {s}" for p, s in enumerate(table.totals)),
+                totals=", ".join(f"{names(p)} {s}" for p, s in enumerate(view["totals"])),
             ),
             "",
         ]
-        if table.is_over:
-            lines.append(
-                tr(lang, "spy_match_over", names=", ".join(names(p) for p in table.winners()))
-            )
+        if driver.is_over:
+            winners = driver.match.result().winners
+            lines.append(tr(lang, "spy_match_over", names=", ".join(names(p) for p in winners)))
+            if app.finished_note:
+                lines.append(app.finished_note)
         else:
-            lines.append(tr(lang, "spy_next_round", round=result.number + 1))
+            seconds = round(driver.pause_left(app.now()))
+            lines.append(tr(lang, "spy_next_round", round=number + 1, seconds=seconds))
         self.query_one("#round-body", Static).update("\n".join(lines))
 
     def on_key(self, event: events.Key) -> None:
-        app = self.app
-        assert isinstance(app, TableApp)
+        app = self.spy_app
         event.stop()
+        status = self.query_one("#round-status", Static)
         if event.key == "enter":
-            self.dismiss()
+            if app.driver.is_over:
+                self.dismiss()
+            elif app.driver.ready(app.now()):
+                app.moved()
         elif event.key == "question_mark":
             app.push_screen(HelpScreen(self.HELP))
         elif event.key in ("r", "q"):
@@ -413,7 +434,10 @@ class RoundOverScreen(ModalScreen[None]):
         elif event.key == "l":
             app.toggle_lang()
             self.redraw()
+        elif event.key in MOVE_KEYS and not app.driver.is_over:
+            # A move now is the table's to refuse: the round is over, the next not begun.
+            screen = app.spy_screen
+            screen.press(event.key, key_name(event))
+            status.update(screen.status)
         else:
-            self.query_one("#round-status", Static).update(
-                tr(app.lang, "unknown_key", pressed=key_name(event), why="Enter")
-            )
+            status.update(tr(app.lang, "unknown_key", pressed=key_name(event), why="Enter"))

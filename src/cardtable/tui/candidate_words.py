@@ -1,0 +1,114 @@
+"""How the Candidate screen words the match: names, moves, events, the result.
+
+Everything here reads a seat's view (``match.view(seat)``) and the events as that seat
+may see them (``MatchEvent.seen_by``) — JSON-ready mappings, cards as text — and
+writes strings in the app's language; nothing draws. The other player's hidden cards
+are not in what it reads (C4, C10 in ``docs/rules/candidate.en.md``).
+
+>>> words = CandidateWords("uk", viewer=0, names=("Ann", "Bob"), people=(0,))
+>>> words.seat_name(0), words.move_label("play JS QS")
+('Ви', 'play В♠ Д♠')
+>>> words.event_line({"kind": "drew", "player": 1, "pile": "C", "cards": []})
+'Bob: добір зі стопки C'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardtable.tui.i18n import card_label, tr
+
+__all__ = ["SUITS", "CandidateWords"]
+
+#: The suit symbols of the piles S, H, D, C.
+SUITS: Final = "♠♥♦♣"
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateWords:
+    """The words of one screen: its language, whose view it shows (``viewer``), the
+    players' names and which seats people play."""
+
+    lang: str
+    viewer: int
+    names: Sequence[str]
+    people: Sequence[int]
+
+    def seat_name(self, seat: int | None) -> str:
+        """A player's name ("You" for the one person against a bot)."""
+        if seat is None:
+            return "-"
+        if len(self.people) == 1 and seat == self.people[0]:
+            return tr(self.lang, "you")
+        return self.names[seat]
+
+    def move_label(self, text: str) -> str:
+        """A move's text with cards in display form (``play 9♠ 10♥``)."""
+        words = text.split()
+        if words[0] == "play":
+            return "play " + " ".join(card_label(w, self.lang) for w in words[1:])
+        if words[0] == "pass":
+            return tr(self.lang, "pass")
+        return f"{words[0]} {words[1]} {SUITS['SHDC'.index(words[1])]}"
+
+    def result_text(self, totals: Sequence[int]) -> str:
+        """Who won the match by how much (C17: the higher total), or a draw."""
+        a, b = totals
+        if a == b:
+            return tr(self.lang, "draw_result", a=a, b=b)
+        best = 0 if a > b else 1
+        return tr(self.lang, "winner", name=self.seat_name(best), a=max(a, b), b=min(a, b))
+
+    def title_text(self, view: Mapping[str, Any]) -> str:
+        """The title bar: the deal, the dealer and the leader, or the match's end."""
+        if view["is_over"]:
+            return tr(self.lang, "cand_title_over")
+        return tr(
+            self.lang,
+            "cand_title",
+            deal=view["deal_number"],
+            deals=view["deals"],
+            dealer=self.seat_name(view["dealer"]),
+            leader=self.seat_name(view["leader"]),
+        )
+
+    def decision_text(self, view: Mapping[str, Any], *, thinking: bool) -> str:
+        """Whose decision it is and what kind (``thinking``: a bot has it)."""
+        player = view["current_player"]
+        if player is None:
+            return tr(self.lang, "match_over_status", result=self.result_text(view["totals"]))
+        if thinking:
+            return tr(self.lang, "thinking", name=self.seat_name(player))
+        decision = view["decision"] or ""
+        key = f"decision_{decision}"
+        if decision == "play" and "pass" not in view["legal_moves"] and player == self.viewer:
+            key = "decision_play_from_hand"
+        return tr(self.lang, key, name=self.seat_name(player))
+
+    def pause_text(self, view: Mapping[str, Any], seconds: float) -> str:
+        """The pause after a deal: when the next one starts, and Enter to go on now."""
+        deal = view["deal_number"]
+        return tr(self.lang, "cand_pause", deal=deal - 1, next=deal, seconds=round(seconds))
+
+    def event_line(self, event: Mapping[str, Any]) -> str:
+        """One line of the log ("" for an event not worth a line)."""
+        lang = self.lang
+        name = self.seat_name(event.get("player"))
+        cards = " ".join(card_label(t, lang) for t in event.get("cards", ()))
+        kind = event["kind"]
+        pile = event.get("pile")
+        if kind == "received":
+            return "" if not cards else tr(lang, "ev_received", name=name, cards=cards)
+        if kind == "drew" and not cards:
+            return tr(lang, "ev_drew_hidden", name=name, pile=pile)
+        if kind in ("deal_ended", "match_ended"):
+            scores = self.scores_text(event.get("scores") or (0, 0))
+            totals = self.scores_text(event.get("totals") or (0, 0))
+            return tr(lang, f"ev_{kind}", scores=scores, totals=totals)
+        return tr(lang, f"ev_{kind}", name=name, cards=cards, pile=pile, score=event.get("score"))
+
+    def scores_text(self, scores: Sequence[int]) -> str:
+        """``You 12, Bot (easy) 30``."""
+        return ", ".join(f"{self.seat_name(p)} {s}" for p, s in enumerate(scores))
