@@ -7,6 +7,9 @@ English text. The English text is the catalog's English template rendered with t
 parameters, so the CLI, the records and ``str(exc)`` read as before; a face renders the
 same id in the player's language instead:
 
+Its length (over the project's 600-line guide) is the catalog itself: one entry per
+message id in both languages, kept in one place so that every face reads one source.
+
 >>> refusal = make_refusal("spy.no_fit", card="QS", pile=2, top_card="7D")
 >>> refusal.text("en")
 'QS does not fit on pile 2 (top 7D): a card goes on a pile one rank above or below it'

@@ -6,17 +6,17 @@ terminal app and the arena drive it and keep only transport, storage and drawing
 """
 
 from cardtable.table.pacing import LEVEL_SPEEDS, SPEEDS, Pacing, parse_speed
-from cardtable.table.table import (
+from cardtable.table.parts import (
     Answer,
     MoveEntry,
     Seat,
     Source,
     Status,
-    Table,
     TableError,
     TimeControl,
     hash_token,
 )
+from cardtable.table.table import Table
 
 __all__ = [
     "LEVEL_SPEEDS",
