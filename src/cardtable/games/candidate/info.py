@@ -20,29 +20,58 @@ __all__ = ["CandidateInfo"]
 
 
 class CandidateInfo:
-    """One seat's information set (see the module docstring)."""
+    """One seat's information set (see the module docstring).
 
-    __slots__ = ("_state", "key", "player", "view")
+    The view, the key and the legal moves are worked out from the private snapshot when
+    first asked for, so a bot pays only for what it reads (a random bot never builds the
+    view).
+    """
+
+    __slots__ = ("_key", "_legal", "_state", "_view", "player")
 
     player: int
-    view: CandidateView
-    key: str
     _state: CandidateState
+    _view: CandidateView | None
+    _key: str | None
+    _legal: tuple[int, ...] | None
 
     @classmethod
     def of(cls, state: CandidateState, player: int) -> CandidateInfo:
-        """The information set of ``player`` in ``state``."""
+        """The information set of ``player`` in ``state`` (kept, not copied: give it a
+        state nothing else changes, such as a clone)."""
         info = cls.__new__(cls)
         info.player = player
-        info.view = state.view(player)
-        info.key = state.information_state_string(player)
         info._state = state
+        info._view = None
+        info._key = None
+        info._legal = None
         return info
+
+    @property
+    def view(self) -> CandidateView:
+        """What the seat sees (:meth:`CandidateState.view`)."""
+        if self._view is None:
+            self._view = self._state.view(self.player)
+        return self._view
+
+    @property
+    def key(self) -> str:
+        """The seat's perfect-recall information-state key."""
+        if self._key is None:
+            self._key = self._state.information_state_string(self.player)
+        return self._key
 
     @property
     def legal(self) -> tuple[int, ...]:
         """The seat's legal action ids, sorted (empty when it is not its decision)."""
-        return self.view.legal_actions
+        if self._legal is None:
+            if self._view is not None:
+                self._legal = self._view.legal_actions
+            else:
+                state = self._state
+                deciding = not state.is_terminal() and state.current_player == self.player
+                self._legal = tuple(state.legal_actions()) if deciding else ()
+        return self._legal
 
     def text(self, action: int) -> str:
         """A move's record text."""
