@@ -6,7 +6,7 @@ A :class:`CandidateState` is driven one decision at a time, OpenSpiel style:
 >>> state = CandidateState.new(seed=7, options=CandidateOptions(deals=1))
 >>> state.decision, state.current_player, state.legal_actions()
 ('deal', 1, [0, 1, 2, 3])
->>> [event.kind for event in state.apply("deal H")]
+>>> [event.type for event in state.apply("deal H")]
 ['dealt', 'received', 'received']
 >>> state.decision, state.current_player
 ('lobby', 1)
