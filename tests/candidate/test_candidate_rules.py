@@ -134,7 +134,7 @@ def test_c6_non_dealer_leads_with_one_or_more_cards_or_a_pass() -> None:
 def test_c7_run_goes_up_one_rank_at_a_time() -> None:
     state = lobby_9h()
     state.apply("play 10S JS")
-    assert state.lobby_kind == "run"
+    assert state.lobby_shape == "run"
     with pytest.raises(IllegalMove) as info:
         state.apply("play 8S")
     assert info.value.reason == "8S does not continue the run 9-10-J: the next card must be a Q"
@@ -158,7 +158,7 @@ def test_c7_run_only_goes_up_and_stops_at_the_ace() -> None:
 def test_c7_same_rank_makes_a_set_and_fixes_the_kind() -> None:
     state = lobby_9h()
     state.apply("play 9S")
-    assert state.lobby_kind == "set"
+    assert state.lobby_shape == "set"
     state.apply("pass")
     with pytest.raises(IllegalMove) as info:
         state.apply("play 10S")  # a run no longer fits

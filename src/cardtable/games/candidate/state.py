@@ -387,7 +387,7 @@ class CandidateState(CandidatePosition):
             kind = cards[top]
             player = self._player
             if action < DRAW_BASE:
-                # C5, C11: the card turned starts the lobby; C7 fixes its kind later.
+                # C5, C11: the card turned starts the lobby; C7 fixes its shape later.
                 self._lobby = [kind]
                 rank = kind % 13
                 self._run_need = rank + 1 if rank < 12 else -1
