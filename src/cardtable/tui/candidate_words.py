@@ -75,7 +75,7 @@ class CandidateWords:
         )
 
     def decision_text(self, view: Mapping[str, Any], *, thinking: bool) -> str:
-        """Whose decision it is and what kind (``thinking``: a bot has it)."""
+        """Whose decision it is and which (``thinking``: a bot has it)."""
         player = view["current_player"]
         if player is None:
             return tr(self.lang, "match_over_status", result=self.result_text(view["totals"]))

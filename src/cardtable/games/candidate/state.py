@@ -361,7 +361,7 @@ class CandidateState(CandidatePosition):
             elif step == 2:  # a set: every card of this rank
                 self._run_need = -1
                 self._set_need = last
-            elif not lobby:  # C12: a one-card start leaves the kind open
+            elif not lobby:  # C12: a one-card start leaves the shape open
                 self._run_need = last + 1 if last < 12 else -1
                 self._set_need = last
             elif last == self._set_need:  # one card of the lobby's rank: a set (C7)
