@@ -186,18 +186,18 @@ async def client(
             except TimeoutError:
                 break
             message = json.loads(text)
-            kind = message["type"]
-            if kind in ("ack", "resync", "error") and message.get("move_id") == in_flight:
+            message_type = message["type"]
+            if message_type in ("ack", "resync", "error") and message.get("move_id") == in_flight:
                 in_flight = None
-            if kind == "error":
+            if message_type == "error":
                 stats.errors += 1
                 code = message["code"]
                 stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
-            elif kind == "resync":
+            elif message_type == "resync":
                 stats.resyncs += 1
-            elif kind == "update":
+            elif message_type == "update":
                 event = message["event"]
-                if event["kind"] == "move" and event["seat"] != seat:
+                if event["type"] == "move" and event["seat"] != seat:
                     sent = run.pending.pop((event["seat"], event["move"]), None)
                     if sent is not None:
                         stats.latencies.append(time.perf_counter() - sent)
@@ -380,8 +380,8 @@ def main(argv: list[str] | None = None) -> None:
         problems = log.read_text(errors="replace").strip()
     if problems:
         print("server log:\n" + problems[-3000:])
-    kind = "PostgreSQL" if db.startswith("postgres") else "SQLite"
-    print(f"server load benchmark (loopback, {kind}; server = its process and bot workers)")
+    database = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    print(f"server load benchmark (loopback, {database}; server = its process and bot workers)")
     for key, value in report.items():
         print(f"  {key}: {value}")
 

@@ -2,7 +2,7 @@
 
 The oracle sees every card; a fair player sees neither the racing deck's order before
 its first pass (S5) nor the points cards under the top (S4). This study builds a fair
-player of a different kind from the planner and races both against the oracle:
+player built differently from the planner and races both against the oracle:
 
 1. **An order-blind model of one player's race, solved exactly.** A state is the
    multiset of pile-top ranks (4-6 piles), the points-pile top, how many points cards

@@ -23,7 +23,7 @@ message id in both languages, kept in one place so that every face reads one sou
 Templates are :meth:`str.format` templates with these fields:
 
 ================  ==================================================================
-``{name}``        the parameter, shown the way its kind is shown in the language
+``{name}``        the parameter, shown the way its content is shown in the language
 ``{name!r}``      the parameter's Python ``repr`` (how English quotes what was typed)
 ``{name:a}``      with the English indefinite article: ``a 7``, ``an 8``, ``an A``
 ``{name:f1|f2}``  a plural form chosen by the integer parameter, ``#`` standing for
@@ -32,7 +32,7 @@ Templates are :meth:`str.format` templates with these fields:
 ``{{`` ``}}``     literal braces
 ================  ==================================================================
 
-A parameter's kind follows from its name:
+A parameter's content (what it holds) follows from its name:
 
 =====================  ========================================================
 ``card``, ``*_card``   one card's plain text (``QS``): in Ukrainian ``Д♠``
@@ -65,7 +65,7 @@ __all__ = [
     "Refusal",
     "catalog_json",
     "make_refusal",
-    "param_kind",
+    "param_content",
     "placeholders",
     "render",
 ]
@@ -94,7 +94,7 @@ _CANDIDATE_FORMS_UK = (
 )
 
 _CATALOG: dict[str, dict[str, str]] = {
-    # -- words that other messages name (parameters of kind term) -------------------
+    # -- words that other messages name (parameters holding a term) -------------------
     "term.json_null": {"en": "null", "uk": "null"},
     "term.json_boolean": {"en": "a boolean", "uk": "логічне значення"},
     "term.json_number": {"en": "a number", "uk": "число"},
@@ -681,31 +681,31 @@ def placeholders(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-def param_kind(name: str) -> str:
+def param_content(name: str) -> str:
     """What a parameter holds, from its name: ``card``, ``cards``, ``rank``, ``ranks``,
     ``suit``, ``term`` or ``text`` (shown as it is).
 
-    >>> param_kind("top_card"), param_kind("cards"), param_kind("got_term"), param_kind("pile")
-    ('card', 'cards', 'term', 'text')
+    >>> [param_content(name) for name in ("top_card", "cards", "got_term", "pile")]
+    ['card', 'cards', 'term', 'text']
     """
-    kind = name.rsplit("_", 1)[-1]
-    return kind if kind in ("card", "cards", "rank", "ranks", "suit", "term") else "text"
+    content = name.rsplit("_", 1)[-1]
+    return content if content in ("card", "cards", "rank", "ranks", "suit", "term") else "text"
 
 
 def _param_text(name: str, value: Any, lang: str) -> str:
-    kind = param_kind(name)
-    if kind == "text":
+    content = param_content(name)
+    if content == "text":
         return str(value)
-    if kind == "term":
+    if content == "term":
         return CATALOG[str(value)][lang]
-    if kind == "suit":
+    if content == "suit":
         return _SUIT_FACES[lang].get(str(value), str(value))
-    if kind == "rank":
+    if content == "rank":
         return _RANK_FACES[lang].get(str(value), str(value))
-    if kind == "ranks":
+    if content == "ranks":
         faces = _RANK_FACES[lang]
         return "-".join(faces.get(rank, rank) for rank in str(value).split("-"))
-    if kind == "card":
+    if content == "card":
         return _card(str(value), lang)
     return " ".join(_card(card, lang) for card in str(value).split(" ")) if value else ""
 

@@ -1,4 +1,4 @@
-"""Records: every kind of malformed record and illegal move has its own clear message;
+"""Records: every sort of malformed record and illegal move has its own clear message;
 the command line reports them with exit status 1 and no traceback."""
 
 from __future__ import annotations

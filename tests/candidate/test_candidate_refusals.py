@@ -1,6 +1,6 @@
 """Every move Candidate refuses carries a message id of the catalog whose English
 rendering is the refusal's text (C4-C12): random illegal ids, texts and seats at every
-kind of decision of random matches, and one refusal of each kind with its id."""
+decision of random matches, and one refusal of each sort with its id."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_c7_lobby_refusals_each_have_their_id() -> None:
 
 
 def test_c8_c12_decision_refusals_each_have_their_id() -> None:
-    """Whose decision and which kind; a pile that is empty; cards not held."""
+    """Whose decision and which one; a pile that is empty; cards not held."""
     state = CandidateState.new(seed=5, options=None)
     seen = set()
     rng = random.Random(5)

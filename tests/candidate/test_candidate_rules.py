@@ -108,7 +108,7 @@ def test_c4_deal_five_each_one_at_a_time_non_dealer_first() -> None:
     assert texts(state.hand(1)) == ["3S", "5S", "7S", "9S", "JS"]  # non-dealer: 1st, 3rd…
     assert texts(state.hand(0)) == ["2S", "4S", "6S", "8S", "10S"]
     assert len(state.pile(0)) == 3  # the rest stays as the S pile
-    assert [e.kind for e in events] == ["dealt", "received", "received"]
+    assert [e.type for e in events] == ["dealt", "received", "received"]
     assert [e.player for e in events[1:]] == [1, 0]
 
 
@@ -118,7 +118,7 @@ def test_c5_dealer_turns_the_first_lobby_card_from_a_pile_of_choice() -> None:
     assert state.legal_moves() == ["lobby S", "lobby H", "lobby D", "lobby C"]
     events = state.apply("lobby D")
     assert texts(state.lobby) == ["KD"]
-    assert events[0].kind == "lobby_turned"
+    assert events[0].type == "lobby_turned"
     assert events[0].pile == "D"
 
 
@@ -134,7 +134,7 @@ def test_c6_non_dealer_leads_with_one_or_more_cards_or_a_pass() -> None:
 def test_c7_run_goes_up_one_rank_at_a_time() -> None:
     state = lobby_9h()
     state.apply("play 10S JS")
-    assert state.lobby_kind == "run"
+    assert state.lobby_shape == "run"
     with pytest.raises(IllegalMove) as info:
         state.apply("play 8S")
     assert info.value.reason == "8S does not continue the run 9-10-J: the next card must be a Q"
@@ -158,7 +158,7 @@ def test_c7_run_only_goes_up_and_stops_at_the_ace() -> None:
 def test_c7_same_rank_makes_a_set_and_fixes_the_kind() -> None:
     state = lobby_9h()
     state.apply("play 9S")
-    assert state.lobby_kind == "set"
+    assert state.lobby_shape == "set"
     state.apply("pass")
     with pytest.raises(IllegalMove) as info:
         state.apply("play 10S")  # a run no longer fits
@@ -190,7 +190,7 @@ def test_c9_last_player_to_place_takes_the_whole_lobby() -> None:
     state.apply("pass")
     events = state.apply("pass")
     assert [texts(c) for c in state.captures(1)] == [["9H", "10S"]]
-    taken = next(e for e in events if e.kind == "trick_taken")
+    taken = next(e for e in events if e.type == "trick_taken")
     assert (taken.player, taken.score) == (1, 4)
 
 
@@ -198,7 +198,7 @@ def test_c9_unplayed_lobby_card_is_discarded_and_the_same_player_leads() -> None
     state = lobby_9h()
     state.apply("pass")
     events = state.apply("pass")
-    assert [e.kind for e in events] == ["passed", "lobby_discarded"]
+    assert [e.type for e in events] == ["passed", "lobby_discarded"]
     assert texts(state.discards) == ["9H"]
     assert state.captures(0) == state.captures(1) == ()
     assert (state.decision, state.current_player) == ("lobby", 0)  # the non-leader turns
@@ -220,7 +220,7 @@ def test_c10_taker_draws_up_to_five_then_the_opponent() -> None:
     state.apply("draw D")
     assert (state.decision, state.current_player) == ("draw", 1)
     events = state.apply("draw D")
-    assert events[0].kind == "drew"
+    assert events[0].type == "drew"
     assert events[0].secret_to == 1
     assert len(state.hand(1)) == 5
     assert state.decision == "lobby"

@@ -27,14 +27,14 @@ def after_take() -> tuple[CandidateState, list[Event]]:
 def test_drawn_card_is_seen_only_by_the_drawer() -> None:
     state, _ = after_take()
     (drew,) = state.apply("draw C")
-    assert drew.kind == "drew"
+    assert drew.type == "drew"
     assert drew.player == 1
     assert drew.pile == "C"
     assert drew.seen_by(1).texts == ("2C",)
     assert drew.seen_by(0).cards == ()
     assert drew.seen_by(None).cards == ()
     assert drew.seen_by(0).to_dict() == {
-        "kind": "drew",
+        "type": "drew",
         "player": 1,
         "pile": "C",
         "cards": [],
@@ -45,7 +45,7 @@ def test_drawn_card_is_seen_only_by_the_drawer() -> None:
 def test_dealt_hands_are_secret_to_their_owners() -> None:
     state = CandidateState.new(4)
     events = state.apply("deal D")
-    received = [e for e in events if e.kind == "received"]
+    received = [e for e in events if e.type == "received"]
     for event in received:
         assert event.player is not None
         assert sorted(event.seen_by(event.player).cards) == list(state.hand(event.player))
@@ -54,7 +54,7 @@ def test_dealt_hands_are_secret_to_their_owners() -> None:
 
 def test_a_take_reports_cards_and_score() -> None:
     _, events = after_take()
-    assert [e.kind for e in events] == ["passed", "trick_taken"]
+    assert [e.type for e in events] == ["passed", "trick_taken"]
     assert events[1].texts == ("9H", "10S")
     assert events[1].score == 4
     json.dumps([e.to_dict() for e in events])
@@ -66,8 +66,8 @@ def test_the_last_move_ends_the_deal_and_the_match() -> None:
     events: list[Event] = []
     while not state.is_terminal():
         events = state.apply(rng.choice(state.legal_actions()))
-    kinds = [e.kind for e in events]
-    assert kinds[-2:] == ["deal_ended", "match_ended"]
+    types = [e.type for e in events]
+    assert types[-2:] == ["deal_ended", "match_ended"]
     assert events[-1].totals == state.totals()
     assert list(events[-1].winners or ()) == state.winners()
 

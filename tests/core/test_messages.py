@@ -19,14 +19,14 @@ from cardtable.messages import (
     LANGS,
     catalog_json,
     make_refusal,
-    param_kind,
+    param_content,
     placeholders,
     render,
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardtable"
 
-#: A sample value of each kind of parameter.
+#: A sample value for each parameter content (docs in cardtable/messages.py).
 SAMPLE: dict[str, Any] = {
     "card": "QS",
     "cards": "2S 7S",
@@ -52,7 +52,7 @@ def fields(template: str) -> list[tuple[str, str, str | None]]:
 
 
 def sample_params(code: str) -> dict[str, Any]:
-    return {name: SAMPLE[param_kind(name)] for name in placeholders(CATALOG[code]["en"])}
+    return {name: SAMPLE[param_content(name)] for name in placeholders(CATALOG[code]["en"])}
 
 
 def test_every_id_is_in_both_languages_with_the_same_placeholders() -> None:
@@ -76,7 +76,7 @@ def test_templates_use_only_the_fields_the_renderers_know() -> None:
                 assert conversion in (None, "r"), (code, name)
                 if "|" in spec:
                     assert len(spec.split("|")) == (2 if lang == "en" else 3), (code, lang, spec)
-                    assert param_kind(name) == "text", (code, name)
+                    assert param_content(name) == "text", (code, name)
                 else:
                     assert spec in ("", "a"), (code, spec)
                     assert spec != "a" or lang == "en", (code, "articles are English")

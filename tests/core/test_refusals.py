@@ -147,7 +147,7 @@ def test_every_refusal_of_record_text_has_a_message_id(game: str, seed: int, cut
 
 
 def test_refusals_of_record_shapes_each_have_their_id() -> None:
-    """One broken record per kind of fault, with the id it must carry."""
+    """One broken record per sort of fault, with the id it must carry."""
     spy = played_record("spy", 1, 20)
     cases: list[tuple[Any, str]] = [
         ("[1, 2]", "record.top_not_object"),

@@ -50,9 +50,9 @@ def test_games_are_registered_with_their_facts() -> None:
 )
 def test_game_facts_come_from_the_game_package(game, params) -> None:  # type: ignore[no-untyped-def]
     spiel = pyspiel.load_game(f"python_cardtable_{game.info.name}", params)
-    kind = spiel.get_type()
-    assert kind.long_name == f"cardtable {game.info.title('en')}"
-    assert (kind.min_num_players, kind.max_num_players) == (
+    game_type = spiel.get_type()
+    assert game_type.long_name == f"cardtable {game.info.title('en')}"
+    assert (game_type.min_num_players, game_type.max_num_players) == (
         game.info.min_players,
         game.info.max_players,
     )

@@ -87,7 +87,7 @@ class FakeMatch:
         self.played[seat].append(kind)
         text = self.text(seat * 52 + kind)
         self.moves.append(text)
-        event = MatchEvent({"kind": "play", "seat": seat, "card": KIND_TEXT[kind]})
+        event = MatchEvent({"type": "play", "seat": seat, "card": KIND_TEXT[kind]})
         if not self.realtime:
             for step in range(1, self.seats + 1):
                 nxt = (self.turn + step) % self.seats

@@ -12,7 +12,7 @@ def moves_by(client: Client, source: str) -> list[dict[str, object]]:
     return [
         m["event"]
         for m in client.received
-        if m["type"] == "update" and m["event"]["kind"] == "move" and m["event"]["source"] == source
+        if m["type"] == "update" and m["event"]["type"] == "move" and m["event"]["source"] == source
     ]
 
 
@@ -60,7 +60,7 @@ def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(
         seat_event = bob.wait_for(
             lambda m: m["type"] == "update" and m["state"]["seats"][0]["substituted"], timeout=5
         )
-        assert seat_event["event"]["kind"] == "seat"
+        assert seat_event["event"]["type"] == "seat"
         bob.wait_for(
             lambda m: m["type"] == "update" and m["event"].get("source") == "substitute", timeout=5
         )
@@ -108,7 +108,7 @@ def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, a
         seen = [
             len(m["state"]["view"]["played"][1])
             for m in ann.received
-            if m["type"] == "update" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+            if m["type"] == "update" and m["event"]["type"] == "move" and m["event"]["seat"] == 1
         ]
         assert seen, "no bot move reached Ann"
         assert seen == list(range(seen[0], 6))

@@ -75,11 +75,11 @@ def test_hello_marks_the_seat_present_stores_it_then_welcomes() -> None:
     core = seated()
     peer = Peer()
     effects = core.receive(peer, message({"type": "hello", "token": TOKENS[0]}), 1.0)
-    kinds = [type(e) for e in effects]
-    assert kinds == [Back, Store, Broadcast, Send]
+    classes = [type(e) for e in effects]
+    assert classes == [Back, Store, Broadcast, Send]
     broadcast = effects[2]
     assert isinstance(broadcast, Broadcast)
-    assert broadcast.event.kind == "seat"
+    assert broadcast.event.type == "seat"
     assert broadcast.skip is peer  # the newcomer hears its welcome, not the update
     (welcome,) = sent(effects)
     assert isinstance(welcome, Welcome)
@@ -225,7 +225,7 @@ def test_ready_ends_the_pause_between_spy_rounds_once_every_person_is_ready() ->
     last = core.receive(bob, message({"type": "ready", "token": TOKENS[1]}), 3.5)
     assert [type(e) for e in last] == [Store, Broadcast]
     resumed = core.update(last[1].event, 0, 3.5)  # type: ignore[union-attr]
-    assert resumed.event.kind == "resume"
+    assert resumed.event.type == "resume"
     assert resumed.state.pause is None
     assert resumed.state.legal_moves
     assert core.tick(30.0) == []  # nothing left to end

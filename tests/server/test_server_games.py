@@ -101,7 +101,7 @@ def test_spy_race_against_a_bot(real_server: ServerThread) -> None:
         bot_moves = [
             m
             for m in eve.received
-            if m["type"] == "update" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+            if m["type"] == "update" and m["event"]["type"] == "move" and m["event"]["seat"] == 1
         ]
         assert bot_moves, "the bot raced"
         assert all(m["event"]["source"] == "bot" for m in bot_moves)
@@ -210,7 +210,7 @@ def test_a_stand_in_takes_over_a_spy_seat_whose_person_turned_the_deck_round(
                 1
                 for m in bob.received
                 if m["type"] == "update"
-                and m["event"]["kind"] == "move"
+                and m["event"]["type"] == "move"
                 and m["event"]["seat"] == 0
                 and m["event"]["source"] == "substitute"
             )

@@ -74,12 +74,12 @@ def test_the_pause_between_spy_rounds_ends_when_both_players_are_ready(
         assert "round is over" in refused["message"]
         # Ann is ready: the pause goes on for Bob, and everyone sees who is ready.
         ann.send({"type": "ready", "token": tokens[0]})
-        seen = bob.wait_for(lambda m: m["type"] == "update" and m["event"]["kind"] == "ready")
+        seen = bob.wait_for(lambda m: m["type"] == "update" and m["event"]["type"] == "ready")
         assert seen["event"]["seat"] == 0
         assert seen["state"]["pause"]["ready"] == [0]
         # Bob is ready too: the next round starts at once.
         bob.send({"type": "ready", "token": tokens[1]})
-        resumed = ann.wait_for(lambda m: m["type"] == "update" and m["event"]["kind"] == "resume")
+        resumed = ann.wait_for(lambda m: m["type"] == "update" and m["event"]["type"] == "resume")
         assert resumed["state"]["pause"] is None
         assert resumed["state"]["legal_moves"]
         assert ann.move("turn")["type"] == "ack"
@@ -101,7 +101,7 @@ def test_the_pause_ends_by_itself_when_its_time_is_up(short_pause: ServerThread)
         end_round(ann, bob)
         # Nobody says ready: the server wakes up when the pause is over.
         resumed = bob.wait_for(
-            lambda m: m["type"] == "update" and m["event"]["kind"] == "resume", timeout=5
+            lambda m: m["type"] == "update" and m["event"]["type"] == "resume", timeout=5
         )
         assert resumed["state"]["pause"] is None
         assert resumed["state"]["view"]["round"] == 2

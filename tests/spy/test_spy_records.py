@@ -1,4 +1,4 @@
-"""Records (docs/records.md, Spy vs Spy): every kind of malformed record and illegal move
+"""Records (docs/records.md, Spy vs Spy): every sort of malformed record and illegal move
 gives a clear error naming the field or the move, and the command line reports them
 with exit status 1 and no traceback."""
 

@@ -1,6 +1,6 @@
 """Every move Spy vs Spy refuses carries a message id of the catalog whose English
 rendering is the refusal's text (S6-S13): random illegal ids, texts and seats at
-random moments of random matches, and one refusal of each kind with its id."""
+random moments of random matches, and one refusal of each sort with its id."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def test_s4_points_top_face_up_rest_hidden() -> None:
     state = SpyState.from_cards(2, cards)
     assert state.view(None).seats[0].points_top == K("9S")
     events = state.apply("0 place points 1")  # 9S onto 10H
-    assert [e.kind for e in events] == ["place", "reveal"]
+    assert [e.type for e in events] == ["place", "reveal"]
     assert events[1].card == K("3S")
     assert state.view(1).seats[0].points_top == K("3S")
     assert state.view(1).seats[0].points_count == 4
@@ -138,7 +138,7 @@ def test_s8_open_up_to_six_piles_at_any_time() -> None:
     state = SpyState.from_cards(2, cards)
     assert "0 place points 1" in [state_text(a) for a in state.legal_actions(0)]
     events = state.apply("0 open points")  # allowed although 3S fits on 2C
-    assert (events[0].kind, events[0].pile, events[0].card) == ("open", 5, K("3S"))
+    assert (events[0].type, events[0].pile, events[0].card) == ("open", 5, K("3S"))
     state.apply("0 turn")
     state.apply("0 open waste")
     assert len(state.position(0).piles) == 6
@@ -236,12 +236,12 @@ def test_s12_round_ends_with_no_winner_when_everyone_left_is_blocked() -> None:
 def test_s13_resign() -> None:
     state = SpyState.deal(3, seed=4, options=SpyOptions(rounds=1))
     events = state.apply("1 resign")
-    assert events[0].kind == "resign"
+    assert events[0].type == "resign"
     assert state.legal_actions(1) == []
     assert reason(state, "1 turn") == "player 1 has resigned this round and makes no more moves"
     state.apply("0 resign")
     events = state.apply("2 resign")  # all resigned: the round ends with no winner
-    assert [e.kind for e in events] == ["resign", "round_end", "match_end"]
+    assert [e.type for e in events] == ["resign", "round_end", "match_end"]
     assert state.results[0].finisher is None
     assert state.results[0].blocked == (False,) * 3
 

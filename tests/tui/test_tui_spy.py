@@ -53,8 +53,8 @@ async def test_tui_spy_round_to_the_call_by_keys_saves_a_record_that_replays(
         assert "You called first" in screen_text(app)
         view = driver.view(0)
         assert view["finishers"][-1] == 0
-        assert driver.log(0)[-2]["kind"] == "call" or any(
-            e["kind"] == "call" for e in driver.log(0)
+        assert driver.log(0)[-2]["type"] == "call" or any(
+            e["type"] == "call" for e in driver.log(0)
         )
         await pilot.press("enter")
         await pilot.pause()

@@ -101,8 +101,8 @@ def test_tui_candidate_log_hides_the_other_hand() -> None:
     assert dealer is not None
     assert driver.play(dealer, "deal S", 0.0) is None
     log = driver.log(dealer)
-    mine = [e for e in log if e["kind"] == "received" and e["player"] == dealer]
-    theirs = [e for e in log if e["kind"] == "received" and e["player"] != dealer]
+    mine = [e for e in log if e["type"] == "received" and e["player"] == dealer]
+    theirs = [e for e in log if e["type"] == "received" and e["player"] != dealer]
     assert len(mine[0]["cards"]) == 5
     assert theirs[0]["cards"] == []
     assert tuple(driver.view(dealer)["hand"]) == tuple(

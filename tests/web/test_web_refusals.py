@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 from web_helpers import WebServer
 
-from cardtable.messages import CATALOG, LANGS, param_kind, placeholders, render
+from cardtable.messages import CATALOG, LANGS, param_content, placeholders, render
 
-#: Sample values of each kind of parameter (docs in cardtable/messages.py).
+#: Sample values for each parameter content (docs in cardtable/messages.py).
 SAMPLES: dict[str, list[Any]] = {
     "card": ["QS", "10H", "AD", "8C"],
     "cards": ["2S 7S", "JD QH KC AS", "9H"],
@@ -31,7 +31,7 @@ def plural_names(template: str) -> set[str]:
 
 
 def samples(code: str) -> list[dict[str, Any]]:
-    """Parameter sets for ``code``: every sample of each kind in turn, numbers for the
+    """Parameter sets for ``code``: every sample of each content in turn, numbers for the
     parameters that choose a plural form."""
     names = sorted(placeholders(CATALOG[code]["en"]))
     numeric = set().union(*(plural_names(CATALOG[code][lang]) for lang in LANGS))
@@ -41,7 +41,7 @@ def samples(code: str) -> list[dict[str, Any]]:
             {
                 name: NUMBERS[i]
                 if name in numeric
-                else SAMPLES[param_kind(name)][i % len(SAMPLES[param_kind(name)])]
+                else SAMPLES[param_content(name)][i % len(SAMPLES[param_content(name)])]
                 for name in names
             }
         )
@@ -156,7 +156,7 @@ def test_a_ukrainian_player_is_refused_in_ukrainian(web_server: WebServer, brows
     )
     assert "not" not in text
 
-    # A move of the wrong kind for the decision (the rules, C3-C12), said in Ukrainian.
+    # A move that does not answer the decision (the rules, C3-C12), said in Ukrainian.
     legal = page.evaluate("() => window.cardtableConnection.state.legal_moves")
     decision = "play" if legal[0].split()[0] in ("play", "pass") else legal[0].split()[0]
     text = refusal_toast(page, "deal S" if decision == "play" else "pass")

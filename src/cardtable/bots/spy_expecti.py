@@ -53,7 +53,7 @@ __all__ = ["ExpectiBot", "Node", "count_leaf", "expected_costs"]
 #: racing-deck cards are still unseen.
 Node = tuple[tuple[int, ...], int, int, tuple[int, ...], tuple[int, ...], int]
 
-#: A move up to symmetry: its kind (place or open, points or waste, turn) and the
+#: A move up to symmetry: its action group (place or open, points or waste, turn) and the
 #: pile-top rank it covers (None for an opening or a turn).
 MoveKey = tuple[int, int | None]
 
@@ -216,13 +216,13 @@ class _Search:
                     targets.append((PLACE_POINTS, t))
             if free:
                 targets.append((OPEN_POINTS, None))
-        for kind, old in targets:
+        for group, old in targets:
             new_tops = _with(tops, old, top)
             if left == 1 or not unseen:
-                moves.append(((kind, old), [(1.0, (new_tops, -1, 0, counts, waste, deck))], False))
+                moves.append(((group, old), [(1.0, (new_tops, -1, 0, counts, waste, deck))], False))
             else:
                 outs = [(p, (new_tops, r, left - 1, rest, waste, deck)) for p, (rest, r) in shown()]
-                moves.append(((kind, old), outs, True))
+                moves.append(((group, old), outs, True))
         # The waste top onto each distinct fitting top, or a new pile.
         if waste:
             card = waste[-1]
@@ -234,9 +234,9 @@ class _Search:
                     wtargets.append((PLACE_WASTE, t))
             if free:
                 wtargets.append((OPEN_WASTE, None))
-            for kind, old in wtargets:
+            for group, old in wtargets:
                 child = (_with(tops, old, card), top, left, counts, waste[:-1], deck)
-                moves.append(((kind, old), [(1.0, child)], False))
+                moves.append(((group, old), [(1.0, child)], False))
         # Turn (S9): an unseen card of each rank, with the pool's odds.
         if deck and unseen:
             outs = [(p, (tops, top, left, rest, (*waste, r), deck - 1)) for p, (rest, r) in shown()]
@@ -307,7 +307,7 @@ def expected_costs(info: SpyInfo, depth: int, samples: int = 0, seed: int = 0) -
 
 
 def _move_key(local: int, tops: tuple[int, ...]) -> MoveKey:
-    """A move's kind and the pile-top rank it covers: moves with equal keys leave the
+    """A move's action group and the pile-top rank it covers: moves with equal keys leave the
     same multiset of pile tops."""
     if PLACE_POINTS <= local < PLACE_POINTS + 6:
         return (PLACE_POINTS, tops[local - PLACE_POINTS])

@@ -13,7 +13,7 @@ index      meaning
 0–51       my hand: copies of each card kind (kind = suit·13 + rank − 2; S H D C)
 52–103     the lobby: copies of each kind
 104–155    the lobby's last card, one-hot by kind (all 0 for an empty lobby)
-156–157    the lobby's kind once fixed: run, set (C7)
+156–157    the lobby's shape once fixed: run, set (C7)
 158–209    my captures this deal: copies of each kind
 210–261    the opponent's captures this deal: copies of each kind
 262–313    lobby cards discarded this deal (C9): copies of each kind
@@ -59,7 +59,7 @@ OBSERVATION_SIZE = 342
 #: The decisions, in the order of indexes 328–331.
 DECISIONS = ("deal", "lobby", "play", "draw")
 
-HAND, LOBBY, LOBBY_LAST, LOBBY_KIND = 0, 52, 104, 156
+HAND, LOBBY, LOBBY_LAST, LOBBY_SHAPE = 0, 52, 104, 156
 MY_CAPTURES, THEIR_CAPTURES, DISCARDS = 158, 210, 262
 PILES, MY_SUITS, THEIR_SUITS, HAND_SIZES = 314, 318, 322, 326
 DECISION, MY_DECISION, MY_DEAL, MY_LEAD = 328, 332, 333, 334
@@ -80,10 +80,10 @@ def encode_view(view: CandidateView, me: int) -> list[float]:
         out[LOBBY + kind_of[text]] += 1.0
     if view.lobby:
         out[LOBBY_LAST + kind_of[view.lobby[-1]]] = 1.0
-    if view.lobby_kind == "run":
-        out[LOBBY_KIND] = 1.0
-    elif view.lobby_kind == "set":
-        out[LOBBY_KIND + 1] = 1.0
+    if view.lobby_shape == "run":
+        out[LOBBY_SHAPE] = 1.0
+    elif view.lobby_shape == "set":
+        out[LOBBY_SHAPE + 1] = 1.0
     for base, player in ((MY_CAPTURES, me), (THEIR_CAPTURES, them)):
         for captured in view.captures[player]:
             for text in captured:
@@ -119,7 +119,7 @@ def observation_high(options: CandidateOptions) -> list[float]:
     deal_score = float(CandidateGame.max_deal_score(options))
     high = [decks] * OBSERVATION_SIZE
     high[LOBBY_LAST : LOBBY_LAST + 52] = [1.0] * 52
-    high[LOBBY_KIND : LOBBY_KIND + 2] = [1.0, 1.0]
+    high[LOBBY_SHAPE : LOBBY_SHAPE + 2] = [1.0, 1.0]
     high[PILES : PILES + 4] = [pile] * 4
     high[MY_SUITS : MY_SUITS + 8] = [5.0] * 8
     high[HAND_SIZES : HAND_SIZES + 2] = [5.0, 5.0]

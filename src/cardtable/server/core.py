@@ -292,8 +292,8 @@ class TableCore:
         if table.paused_until is None:
             return [Send(refusal("not_paused", "the table is not pausing", version=table.version))]
         if table.ready(seat, now):
-            return [Store(), Broadcast(Event(kind="resume"))]
-        return [Broadcast(Event(kind="ready", seat=seat))]
+            return [Store(), Broadcast(Event(type="resume"))]
+        return [Broadcast(Event(type="ready", seat=seat))]
 
     # ------------------------------------------------------------------ the table
     def submit(
@@ -314,7 +314,7 @@ class TableCore:
         entry = answer.entry
         if answer.outcome != "accepted" or entry is None or table.version == before:
             return answer, []
-        event = Event(kind="move", seat=seat, move=entry.move, source=entry.source.value)
+        event = Event(type="move", seat=seat, move=entry.move, source=entry.source.value)
         return answer, [Store(entry), Broadcast(event)]
 
     def _arrive(self, seat: int, peer: Peer, now: float) -> list[Effect]:
@@ -324,7 +324,7 @@ class TableCore:
             changed = True  # the person is back: the stand-in leaves
         effects: list[Effect] = [Back(seat)]
         if changed:
-            effects += [Store(), Broadcast(Event(kind="seat", seat=seat), skip=peer)]
+            effects += [Store(), Broadcast(Event(type="seat", seat=seat), skip=peer)]
         return effects
 
     def leave(self, peer: Peer) -> list[Effect]:
@@ -336,7 +336,7 @@ class TableCore:
         self.present[seat] = count
         effects: list[Effect] = []
         if self.table.set_connected(seat, count > 0):
-            effects += [Store(), Broadcast(Event(kind="seat", seat=seat))]
+            effects += [Store(), Broadcast(Event(type="seat", seat=seat))]
         if count == 0 and self.table.status is Status.PLAYING:
             effects.append(Away(seat))
         return effects
@@ -345,7 +345,7 @@ class TableCore:
         """``seat``'s grace period ran out: a bot plays for it until its person is back."""
         if self.present.get(seat, 0) or not self.table.set_substituted(seat, True, now):
             return []
-        return [Store(), Broadcast(Event(kind="seat", seat=seat))]
+        return [Store(), Broadcast(Event(type="seat", seat=seat))]
 
     def tick(self, now: float) -> list[Effect]:
         """Let time pass: a pause whose time is up ends."""
@@ -353,4 +353,4 @@ class TableCore:
         self.table.tick(now)
         if self.table.version == before:
             return []
-        return [Store(), Broadcast(Event(kind="resume"))]
+        return [Store(), Broadcast(Event(type="resume"))]

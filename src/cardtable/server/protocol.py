@@ -88,7 +88,9 @@ class SeatInfo(BaseModel):
     """What everyone may know about a seat."""
 
     index: int
-    kind: Literal["open", "human", "bot"]
+    role: Literal["open", "human", "bot"] = Field(
+        description="Who sits there: nobody yet (open), a person or a bot."
+    )
     name: str | None
     level: str | None = Field(description="A bot seat's level: easy, medium or hard.")
     connected: bool
@@ -125,9 +127,10 @@ class State(BaseModel):
 
 
 class Event(BaseModel):
-    """What changed, in an ``update``."""
+    """What changed, in an ``update`` (nested under ``event``, so its ``type`` is apart
+    from the message's own)."""
 
-    kind: Literal["join", "start", "move", "seat", "rematch", "ready", "resume"]
+    type: Literal["join", "start", "move", "seat", "rematch", "ready", "resume"]
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None

@@ -282,7 +282,7 @@ class Hub:
             started = table.status is Status.PLAYING
             effects: list[Effect] = [
                 Store(),
-                Broadcast(Event(kind="start" if started else "join", seat=seat)),
+                Broadcast(Event(type="start" if started else "join", seat=seat)),
             ]
             if started:
                 effects += [Away(s.index) for s in table.seats if not s.is_bot and not s.connected]
@@ -314,7 +314,7 @@ class Hub:
                 )
                 old.rematch_id = new.id
                 old.version += 1
-                await self._carry(live, None, [Store(), Broadcast(Event(kind="rematch"))])
+                await self._carry(live, None, [Store(), Broadcast(Event(type="rematch"))])
         new_live = await self._load(old.rematch_id)
         invite = new_live.table.seats[seat].invite
         name = old.seats[seat].name or f"Player {seat + 1}"

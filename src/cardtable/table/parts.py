@@ -112,7 +112,7 @@ class Seat:
         """What everyone may know about the seat."""
         return {
             "index": self.index,
-            "kind": "bot" if self.is_bot else ("human" if self.filled else "open"),
+            "role": "bot" if self.is_bot else ("human" if self.filled else "open"),
             "name": self.name,
             "level": self.bot_level,
             "connected": self.is_bot or self.connected,

@@ -2,8 +2,8 @@
 at one keyboard.
 
 The screen shows what a browser table would: the piles with suit and size, the lobby
-and its kind, the discards, both players' captures with running scores, the deal
-number, whose decision it is and what kind, and the hand of the person at the
+and its shape, the discards, both players' captures with running scores, the deal
+number, whose decision it is and which, and the hand of the person at the
 keyboard — drawn from that seat's view of the match only (the panels of
 :mod:`.candidate_panels`, the words of :mod:`.candidate_words`). With two people a
 "pass the keyboard" screen hides the hand between turns.

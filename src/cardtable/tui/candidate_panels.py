@@ -1,7 +1,7 @@
 """The panels of the Candidate screen, each drawn from one seat's view.
 
 :class:`PilesPanel` (the four piles with suit and size), :class:`LobbyPanel` (the
-lobby, its kind and the discards), :class:`SeatPanel` (a player's score, captures and,
+lobby, its shape and the discards), :class:`SeatPanel` (a player's score, captures and,
 for the other player, the hand's size and suit counts — public, C3 in
 ``docs/rules/candidate.en.md``) and :class:`HandPanel` (the hand of the person at the
 keyboard, the picked cards and the hint). Each is a :class:`~textual.widgets.Static`
@@ -50,8 +50,8 @@ class LobbyPanel(Static):
         out = Text(f"{tr(lang, 'lobby'):<8}", style="bold")
         if view["lobby"]:
             out.append_text(cards_text(view["lobby"], lang))
-            if view["lobby_kind"]:
-                out.append(f"  ({tr(lang, view['lobby_kind'])})")
+            if view["lobby_shape"]:
+                out.append(f"  ({tr(lang, view['lobby_shape'])})")
         else:
             out.append(tr(lang, "lobby_empty"), style="dim")
         if view["discards"]:

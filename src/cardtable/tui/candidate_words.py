@@ -8,7 +8,7 @@ are not in what it reads (C4, C10 in ``docs/rules/candidate.en.md``).
 >>> words = CandidateWords("uk", viewer=0, names=("Ann", "Bob"), people=(0,))
 >>> words.seat_name(0), words.move_label("play JS QS")
 ('Ви', 'play В♠ Д♠')
->>> words.event_line({"kind": "drew", "player": 1, "pile": "C", "cards": []})
+>>> words.event_line({"type": "drew", "player": 1, "pile": "C", "cards": []})
 'Bob: добір зі стопки C'
 """
 
@@ -75,7 +75,7 @@ class CandidateWords:
         )
 
     def decision_text(self, view: Mapping[str, Any], *, thinking: bool) -> str:
-        """Whose decision it is and what kind (``thinking``: a bot has it)."""
+        """Whose decision it is and which (``thinking``: a bot has it)."""
         player = view["current_player"]
         if player is None:
             return tr(self.lang, "match_over_status", result=self.result_text(view["totals"]))
@@ -97,17 +97,19 @@ class CandidateWords:
         lang = self.lang
         name = self.seat_name(event.get("player"))
         cards = " ".join(card_label(t, lang) for t in event.get("cards", ()))
-        kind = event["kind"]
+        event_type = event["type"]
         pile = event.get("pile")
-        if kind == "received":
+        if event_type == "received":
             return "" if not cards else tr(lang, "ev_received", name=name, cards=cards)
-        if kind == "drew" and not cards:
+        if event_type == "drew" and not cards:
             return tr(lang, "ev_drew_hidden", name=name, pile=pile)
-        if kind in ("deal_ended", "match_ended"):
+        if event_type in ("deal_ended", "match_ended"):
             scores = self.scores_text(event.get("scores") or (0, 0))
             totals = self.scores_text(event.get("totals") or (0, 0))
-            return tr(lang, f"ev_{kind}", scores=scores, totals=totals)
-        return tr(lang, f"ev_{kind}", name=name, cards=cards, pile=pile, score=event.get("score"))
+            return tr(lang, f"ev_{event_type}", scores=scores, totals=totals)
+        return tr(
+            lang, f"ev_{event_type}", name=name, cards=cards, pile=pile, score=event.get("score")
+        )
 
     def scores_text(self, scores: Sequence[int]) -> str:
         """``You 12, Bot (easy) 30``."""

@@ -324,21 +324,21 @@ class SpyScreen(TableScreen):
     def log_lines(self) -> list[str]:
         """The newest moves at the table (every Spy event is public)."""
         log = self.driver.log(self.spy_app.me)
-        shown = [e for e in log[-_LOG_LINES:] if e["kind"] not in ("deal", "reveal")]
+        shown = [e for e in log[-_LOG_LINES:] if e["type"] not in ("deal", "reveal")]
         return [self.event_line(e) for e in shown]
 
     def event_line(self, event: Mapping[str, Any]) -> str:
         lang = self.lang
-        kind = event["kind"]
+        event_type = event["type"]
         name = self.spy_app.seat_name(event.get("player"))
         card = card_label(event["card"], lang) if "card" in event else ""
-        if kind in ("turn", "place", "open", "call", "resign", "blocked"):
-            return f"{name}: " + tr(lang, f"ev_{kind}", card=card, pile=event.get("pile"))
-        if kind == "round_end":
+        if event_type in ("turn", "place", "open", "call", "resign", "blocked"):
+            return f"{name}: " + tr(lang, f"ev_{event_type}", card=card, pile=event.get("pile"))
+        if event_type == "round_end":
             if event.get("player") is None:
                 return tr(lang, "spy_round_nobody")
             return tr(lang, "spy_round_winner", name=name)
-        if kind == "match_end":
+        if event_type == "match_end":
             return tr(lang, "spy_totals", totals=self.scores_text(event.get("scores", ())))
         return ""
 

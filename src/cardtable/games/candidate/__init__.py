@@ -28,7 +28,7 @@ a draw (C17); :meth:`CandidateState.totals` gives the scores (C14–C15).
 Version history: 1 — first release.
 
 >>> state = GAME.new_initial_state(seed=1, options={"deals": 1})
->>> state.apply("deal S")[0].kind
+>>> state.apply("deal S")[0].type
 'dealt'
 """
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from cardtable.cards import KIND_TEXT
 
-__all__ = ["EVENT_KINDS", "Event"]
+__all__ = ["EVENT_TYPES", "Event"]
 
-#: Every event kind, in the order they can happen in a deal.
-EVENT_KINDS = (
+#: Every event type, in the order they can happen in a deal.
+EVENT_TYPES = (
     "dealt",  # C4: the dealer dealt the hands from `pile`
     "received",  # C4: `player` received `cards` (secret to them)
     "lobby_turned",  # C5, C11: `player` turned `cards[0]` from `pile` onto the lobby
@@ -37,7 +37,7 @@ class Event:
     ``secret_to`` is the only player who may see ``cards`` (None: everyone may).
     """
 
-    kind: str
+    type: str
     player: int | None = None
     pile: str | None = None
     cards: tuple[int, ...] = ()
@@ -56,7 +56,7 @@ class Event:
         """This event as ``viewer`` may see it (None: a spectator): secret cards removed.
 
         >>> Event("drew", 1, "C", (40,), secret_to=1).seen_by(0)
-        Event(kind='drew', player=1, pile='C', cards=(), score=None, scores=None, \
+        Event(type='drew', player=1, pile='C', cards=(), score=None, scores=None, \
 totals=None, winners=None, secret_to=1)
         """
         if self.secret_to is None or self.secret_to == viewer:
@@ -65,12 +65,12 @@ totals=None, winners=None, secret_to=1)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; fields that do not apply are left out."""
-        data: dict[str, Any] = {"kind": self.kind}
+        data: dict[str, Any] = {"type": self.type}
         if self.player is not None:
             data["player"] = self.player
         if self.pile is not None:
             data["pile"] = self.pile
-        if self.cards or self.kind in ("drew", "received"):
+        if self.cards or self.type in ("drew", "received"):
             data["cards"] = list(self.texts)
         for key in ("score", "scores", "totals", "winners", "secret_to"):
             value = getattr(self, key)

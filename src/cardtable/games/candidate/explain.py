@@ -65,7 +65,7 @@ def refusal(state: CandidatePosition, action: int) -> Refusal:
         action >= PLAY_BASE and not PLAY_CARDS[action - PLAY_BASE]
     ):
         return make_refusal("candidate.not_a_move", action=action, last=NUM_ACTIONS - 1)
-    kind_of_move = (
+    decision_of_move = (
         "play"
         if action >= PLAY_BASE or action == PASS
         else "draw"
@@ -74,7 +74,7 @@ def refusal(state: CandidatePosition, action: int) -> Refusal:
         if action >= LOBBY_BASE
         else "deal"
     )
-    if kind_of_move != decision:
+    if decision_of_move != decision:
         return make_refusal("candidate.wrong_decision", wanted_term=_WANTED[decision])
     if decision in ("lobby", "draw"):
         return make_refusal(

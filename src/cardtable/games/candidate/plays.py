@@ -110,7 +110,7 @@ def legal_plays(
     """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
 
     ``kinds``: the bit mask of kinds in hand. ``run_need``/``set_need``: the rank index a
-    card must have to continue the lobby as a run/set (-1: that kind cannot continue
+    card must have to continue the lobby as a run/set (-1: that shape cannot continue
     it); with an empty lobby any card starts. ``multi``: several decks (copies).
 
     Runs are built rank by rank from bit masks (a run never reuses a card, so copies do

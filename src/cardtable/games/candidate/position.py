@@ -204,8 +204,9 @@ class CandidatePosition:
         return tuple(self._lobby)
 
     @property
-    def lobby_kind(self) -> str | None:
-        """``run`` or ``set`` once fixed (C7); None for an empty or one-card lobby."""
+    def lobby_shape(self) -> str | None:
+        """The lobby's shape, ``run`` or ``set``, once fixed (C7); None for an empty or
+        one-card lobby."""
         lobby = self._lobby
         if len(lobby) < 2:
             return None

@@ -407,21 +407,21 @@ class _Transcript:
 
     def event(self, event: Event, lobby: list[int]) -> str | None:
         w = self.words
-        kind = event.kind
-        if kind == "dealt":
+        event_type = event.type
+        if event_type == "dealt":
             return w["dealt"].format(pile=event.pile)
-        if kind == "received":
+        if event_type == "received":
             assert event.player is not None
             return w["received"].format(
                 name=self.names[event.player], cards=self.cards(event.cards)
             )
-        if kind == "lobby_turned":
+        if event_type == "lobby_turned":
             lobby[:] = list(event.cards)
             return w["lobby_turned"].format(cards=self.cards(event.cards))
-        if kind == "played":
+        if event_type == "played":
             lobby.extend(event.cards)
             return w["played"].format(cards=self.cards(event.cards), lobby=self.cards(lobby))
-        if kind == "trick_taken":
+        if event_type == "trick_taken":
             assert event.player is not None
             assert event.score is not None
             lobby.clear()
@@ -438,9 +438,9 @@ class _Transcript:
                 what=what,
                 score=self.points(event.score),
             )
-        if kind == "lobby_discarded":
+        if event_type == "lobby_discarded":
             lobby.clear()
             return w["lobby_discarded"].format(cards=self.cards(event.cards))
-        if kind == "drew":
+        if event_type == "drew":
             return w["drew"].format(cards=self.cards(event.cards))
         return None  # passes speak for themselves; deal and match ends are summed up below

@@ -6,7 +6,7 @@ A :class:`CandidateState` is driven one decision at a time, OpenSpiel style:
 >>> state = CandidateState.new(seed=7, options=CandidateOptions(deals=1))
 >>> state.decision, state.current_player, state.legal_actions()
 ('deal', 1, [0, 1, 2, 3])
->>> [event.kind for event in state.apply("deal H")]
+>>> [event.type for event in state.apply("deal H")]
 ['dealt', 'received', 'received']
 >>> state.decision, state.current_player
 ('lobby', 1)
@@ -361,7 +361,7 @@ class CandidateState(CandidatePosition):
             elif step == 2:  # a set: every card of this rank
                 self._run_need = -1
                 self._set_need = last
-            elif not lobby:  # C12: a one-card start leaves the kind open
+            elif not lobby:  # C12: a one-card start leaves the shape open
                 self._run_need = last + 1 if last < 12 else -1
                 self._set_need = last
             elif last == self._set_need:  # one card of the lobby's rank: a set (C7)
@@ -387,7 +387,7 @@ class CandidateState(CandidatePosition):
             kind = cards[top]
             player = self._player
             if action < DRAW_BASE:
-                # C5, C11: the card turned starts the lobby; C7 fixes its kind later.
+                # C5, C11: the card turned starts the lobby; C7 fixes its shape later.
                 self._lobby = [kind]
                 rank = kind % 13
                 self._run_need = rank + 1 if rank < 12 else -1

@@ -48,8 +48,9 @@ class CandidateView:
     #: ``(suit letter, cards left)`` for S, H, D, C.
     piles: tuple[tuple[str, int], ...]
     lobby: tuple[str, ...]
-    #: ``run`` or ``set`` once fixed (C7); None for an empty or one-card lobby.
-    lobby_kind: str | None
+    #: The lobby's shape, ``run`` or ``set``, once fixed (C7); None for an empty or
+    #: one-card lobby.
+    lobby_shape: str | None
     captures: tuple[tuple[tuple[str, ...], ...], ...]
     capture_scores: tuple[tuple[int, ...], ...]
     discards: tuple[str, ...]
@@ -73,8 +74,8 @@ class CandidateView:
         if self.hand is not None:
             lines.append("Hand: " + (" ".join(self.hand) or "-"))
         lines.append(f"Hand sizes: {self.hand_sizes[0]}, {self.hand_sizes[1]}")
-        kind = f" ({self.lobby_kind})" if self.lobby_kind else ""
-        lines.append("Lobby: " + (" ".join(self.lobby) or "-") + kind)
+        shape = f" ({self.lobby_shape})" if self.lobby_shape else ""
+        lines.append("Lobby: " + (" ".join(self.lobby) or "-") + shape)
         lines.append(f"Deal scores: {self.deal_scores[0]}, {self.deal_scores[1]}")
         lines.append(f"Totals: {self.totals[0]}, {self.totals[1]}")
         if self.is_over:
@@ -122,7 +123,7 @@ def build_view(
         hand_suits=suits,
         piles=tuple([(PILE_LETTERS[s], len(state.pile(s))) for s in range(4)]),
         lobby=tuple(map(text, state.lobby)),
-        lobby_kind=state.lobby_kind,
+        lobby_shape=state.lobby_shape,
         captures=tuple([tuple([tuple(map(text, c)) for c in taken[p]]) for p in (0, 1)]),
         capture_scores=tuple([tuple(map(capture_score, taken[p])) for p in (0, 1)]),
         discards=tuple(map(text, discarded)),

@@ -21,7 +21,7 @@ __all__ = ["Event"]
 class Event:
     """One thing that happened, with only face-up information.
 
-    ``kind`` is one of:
+    ``type`` (what happened; written as the JSON key ``"type"``) is one of:
 
     - ``"deal"``: a round starts; ``player``'s piles 1-4 (``cards``) and points-pile
       top (``card``) are face-up (S3, S4).
@@ -40,7 +40,7 @@ class Event:
       players with the lowest total (S16).
     """
 
-    kind: str
+    type: str
     player: int | None = None
     card: int | None = None
     source: str | None = None
@@ -54,7 +54,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with cards as text; fields that do not apply are left out."""
-        out: dict[str, Any] = {"kind": self.kind}
+        out: dict[str, Any] = {"type": self.type}
         if self.player is not None:
             out["player"] = self.player
         if self.card is not None:

@@ -339,11 +339,11 @@ class _Transcript:
         parts: list[str] = []
         after: list[str] = []
         for event in move.events:
-            kind = event.kind
-            if kind == "turn":
+            event_type = event.type
+            if event_type == "turn":
                 key = "recycle" if event.recycled else "turn"
                 parts.append(words[key].format(card=self.card(event.card)))
-            elif kind == "place":
+            elif event_type == "place":
                 parts.append(
                     words["place"].format(
                         card=self.card(event.card),
@@ -352,7 +352,7 @@ class _Transcript:
                         covered=self.card(move.covered),
                     )
                 )
-            elif kind == "open":
+            elif event_type == "open":
                 parts.append(
                     words["open"].format(
                         card=self.card(event.card),
@@ -360,13 +360,13 @@ class _Transcript:
                         pile=event.pile,
                     )
                 )
-            elif kind == "reveal":
+            elif event_type == "reveal":
                 parts.append(words["reveal"].format(card=self.card(event.card)))
-            elif kind in ("call", "resign"):
-                parts.append(words[kind])
-            elif kind == "blocked":
+            elif event_type in ("call", "resign"):
+                parts.append(words[event_type])
+            elif event_type == "blocked":
                 after.append("     " + words["blocked"].format(name=name))
-            elif kind == "round_end":
+            elif event_type == "round_end":
                 if event.player is None:
                     after.append(words["no_winner"].format(n=event.round))
                 else:
@@ -378,7 +378,7 @@ class _Transcript:
                         scores=self.scores(self.totals_after(event.round or 1))
                     )
                 )
-            elif kind == "match_end":
+            elif event_type == "match_end":
                 winners = list(event.winners or ())
                 key = "winner" if len(winners) == 1 else "winners"
                 who = words[key].format(names=", ".join(self.names[p] for p in winners))
@@ -394,4 +394,4 @@ class _Transcript:
 
 
 def _reveals(move: MoveLog) -> bool:
-    return any(e.kind == "reveal" for e in move.events)
+    return any(e.type == "reveal" for e in move.events)

@@ -7,7 +7,7 @@ argument lists every player's moves, letting one generic loop drive a whole race
 >>> state = SpyState.deal(2, seed=1, options=SpyOptions(rounds=1))
 >>> len(state.legal_actions()) == len(state.legal_actions(0)) + len(state.legal_actions(1))
 True
->>> [e.kind for e in state.apply("0 turn")]
+>>> [e.type for e in state.apply("0 turn")]
 ['turn']
 >>> from cardtable.errors import IllegalMove
 >>> try:

@@ -325,7 +325,7 @@ export class CandidateBoard {
     const lobby = h(
       "div",
       { class: "lobby", "aria-label": t("lobby"), role: "group", "data-key": "lobby" },
-      h("h3", {}, t("lobby"), view.lobby_kind ? ` (${t(`kind_${view.lobby_kind}`)})` : ""),
+      h("h3", {}, t("lobby"), view.lobby_shape ? ` (${t(`shape_${view.lobby_shape}`)})` : ""),
       h("div", { class: "cardrow" }, lobbyCards),
     );
     lobby.addEventListener("dragover", (event) => {

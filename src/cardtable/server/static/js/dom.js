@@ -50,12 +50,12 @@ export function announce(text) {
 
 let toastTimer = null;
 
-/** Show a message on screen (and to screen readers): kind "error" | "info". */
-export function toast(text, kind = "error", ms = 6000) {
+/** Show a message on screen (and to screen readers): tone "error" | "info". */
+export function toast(text, tone = "error", ms = 6000) {
   const box = document.getElementById("toast");
   if (!box) return;
   box.textContent = text;
-  box.className = `toast ${kind}`;
+  box.className = `toast ${tone}`;
   box.hidden = false;
   clearTimeout(toastTimer);
   if (ms) {

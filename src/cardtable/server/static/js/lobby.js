@@ -56,8 +56,8 @@ export function showLobby(main) {
 }
 
 function seatSummary(seat) {
-  if (seat.kind === "open") return t("open");
-  if (seat.kind === "bot") return `${seat.name} — ${t("seatBot")}`;
+  if (seat.role === "open") return t("open");
+  if (seat.role === "bot") return `${seat.name} — ${t("seatBot")}`;
   return seat.name;
 }
 
@@ -139,7 +139,7 @@ function createForm(created) {
     const n = Number(count.value);
     const rows = [];
     for (let i = 0; i < n; i += 1) {
-      const kind = h(
+      const role = h(
         "select",
         { name: `seat${i}`, "aria-label": t("seat", { n: i + 1 }) },
         h("option", { value: "open" }, t("seatPerson")),
@@ -151,11 +151,11 @@ function createForm(created) {
         ["easy", "medium", "hard"].map((lv) => h("option", { value: lv, selected: lv === "medium" }, t(lv))),
       );
       const sync = () => {
-        level.disabled = kind.value !== "bot";
+        level.disabled = role.value !== "bot";
       };
-      kind.addEventListener("change", sync);
+      role.addEventListener("change", sync);
       sync();
-      rows.push(h("div", { class: "seatrow" }, h("span", {}, t("seat", { n: i + 1 })), kind, level));
+      rows.push(h("div", { class: "seatrow" }, h("span", {}, t("seat", { n: i + 1 })), role, level));
     }
     fill(seats, h("legend", {}, t("seats")), rows);
   }

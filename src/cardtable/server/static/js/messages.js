@@ -2,12 +2,12 @@
 // message catalog (src/cardtable/messages.py) as JSON at /api/messages?lang=…; a
 // refused move carries its message_id and params, and this module says them by the
 // catalog's own rules, so the browser, the terminal and the CLI read one source:
-//   {name}            the parameter, shown as its kind is shown in the language
+//   {name}            the parameter, shown as its content is shown in the language
 //   {name!r}          the parameter as Python's repr writes it (English quoting)
 //   {name:a}          with the English article: "a 7", "an 8", "an A"
 //   {name:f1|f2|f3}   a plural form for the number ("#" stands for it)
 //   {{ and }}         literal braces
-// A parameter's kind is the last part of its name: card, cards, rank, ranks (joined
+// A parameter's content is the last part of its name: card, cards, rank, ranks (joined
 // by "-"), suit, term.
 
 import { lang } from "./i18n.js";
@@ -58,9 +58,9 @@ export function renderMessage(catalog, id, params) {
 }
 
 function paramText(catalog, name, value) {
-  const kind = name.split("_").pop();
+  const content = name.split("_").pop();
   const text = String(value ?? "");
-  switch (kind) {
+  switch (content) {
     case "term":
       return catalog.messages[text] ?? text;
     case "suit":

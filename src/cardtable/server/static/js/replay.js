@@ -21,7 +21,7 @@ export function showReplay(main, tableId) {
       const steps = data.steps;
       const last = steps.length - 1;
       let at = 0;
-      const seats = data.players.map((name, index) => ({ index, name, kind: "human" }));
+      const seats = data.players.map((name, index) => ({ index, name, role: "human" }));
       const Board = data.game === "candidate" ? CandidateBoard : SpyBoard;
       board = new Board({ conn: IDLE, tableId, token: null, replay: true });
       const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });

@@ -74,12 +74,12 @@ function play(main, tableId, mine) {
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
     onState: (state, message) => render(state, message),
     onError: (code, message, reply) => showRefusal(code, message, reply),
-    onStatus: (kind, seconds, again) => {
-      if (kind === "lost") {
+    onStatus: (status, seconds, again) => {
+      if (status === "lost") {
         banner.hidden = false;
         banner.className = "banner warn";
         banner.textContent = t("err_lost", { s: seconds });
-      } else if (kind === "gone") {
+      } else if (status === "gone") {
         banner.hidden = false;
         banner.className = "banner error";
         banner.textContent = t("err_no_table");
@@ -156,8 +156,8 @@ function play(main, tableId, mine) {
     clocksAt = performance.now();
     const items = state.seats.map((s) => {
       const flags = [];
-      if (s.kind === "bot") flags.push(`${t("seatBot")} (${t(s.level)})`);
-      if (s.kind === "human") flags.push(s.connected ? t("connected") : t("away"));
+      if (s.role === "bot") flags.push(`${t("seatBot")} (${t(s.level)})`);
+      if (s.role === "human") flags.push(s.connected ? t("connected") : t("away"));
       if (s.substituted) flags.push(t("botFor"));
       const clock = state.clocks ? h("span", { class: "clock", "data-seat": s.index, "aria-label": t("clock") }) : null;
       return h(
@@ -166,7 +166,7 @@ function play(main, tableId, mine) {
           class: `seatchip ${s.index === state.seat ? "me" : ""} ${state.to_move === s.index ? "tomove" : ""}`,
           "aria-current": state.to_move === s.index ? "true" : false,
         },
-        h("strong", {}, s.kind === "open" ? t("open") : s.name),
+        h("strong", {}, s.role === "open" ? t("open") : s.name),
         s.index === state.seat ? ` (${t("you")})` : "",
         flags.length ? h("span", { class: "flags" }, ` · ${flags.join(" · ")}`) : "",
         clock,
@@ -221,7 +221,7 @@ function play(main, tableId, mine) {
         h("td", {}, segment.totals[i]),
       ),
     );
-    const person = state.seat !== null && mine && state.seats[state.seat].kind === "human";
+    const person = state.seat !== null && mine && state.seats[state.seat].role === "human";
     const done = state.seat !== null && state.pause.ready.includes(state.seat);
     const readyButton = person
       ? h("button", { type: "button", class: "primary", "data-key": "ready", disabled: done }, done ? t("waitingOthers") : t("ready"))
