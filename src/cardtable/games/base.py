@@ -42,6 +42,7 @@ from typing import Any, Final, Protocol
 __all__ = [
     "ANYONE",
     "Applied",
+    "EngineEvent",
     "Game",
     "GameInfo",
     "Match",
@@ -80,24 +81,36 @@ class GameInfo:
         return self.titles.get(lang) or self.titles["en"]
 
 
+class EngineEvent(Protocol):
+    """An engine's event: what a viewer may see of it, and its JSON-ready form."""
+
+    def seen_by(self, viewer: int | None) -> EngineEvent:
+        """The event as ``viewer`` (``None``: a spectator) may see it."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEvent:
-    """One thing a move showed, with its audience.
+    """One thing a move showed, with what each seat may see of it.
 
-    ``public`` is what everyone sees (spectators too); ``private`` — when set — is the
-    fuller version that only the seats in ``audience`` see (a card drawn is shown to the
-    drawer, "drew from pile C" to the others).
+    ``event`` is the engine's event (or, for a game without event objects, its data,
+    which everyone sees). A card drawn is shown to the drawer and "drew from pile C" to
+    the others; the data for a seat is rendered only when asked for, since most events
+    of a bot-only table are never shown to anyone.
     """
 
-    public: Mapping[str, Any]
-    private: Mapping[str, Any] | None = None
-    audience: frozenset[int] = frozenset()
+    event: EngineEvent | Mapping[str, Any]
 
     def seen_by(self, seat: int | None) -> Mapping[str, Any]:
         """The event as ``seat`` (``None``: a spectator) may see it."""
-        if self.private is not None and seat is not None and seat in self.audience:
-            return self.private
-        return self.public
+        event = self.event
+        if isinstance(event, Mapping):
+            return event
+        return event.seen_by(seat).to_dict()
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ from typing import Any, Final
 
 from cardtable.games.base import Applied, GameInfo, MatchEvent, Result
 from cardtable.games.candidate.actions import NUM_ACTIONS, action_to_text, text_to_action
-from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
@@ -44,14 +43,6 @@ INFO: Final = GameInfo(
 
 _BOTH: Final = frozenset({0, 1})
 _VIEW_FIELDS: Final = tuple(f.name for f in fields(CandidateView))
-
-
-def match_event(event: Event) -> MatchEvent:
-    """An engine event with its audience: cards secret to one player are shown only to
-    them; everyone else sees the event without the cards."""
-    if event.secret_to is None:
-        return MatchEvent(event.to_dict())
-    return MatchEvent(event.seen_by(None).to_dict(), event.to_dict(), frozenset({event.secret_to}))
 
 
 class CandidateMatch:
@@ -118,7 +109,7 @@ class CandidateMatch:
             seat=seat,
             action=action,
             text=action_to_text(action),
-            events=tuple(match_event(e) for e in events),
+            events=tuple(map(MatchEvent, events)),
             affected=_BOTH,
             segment_ended=state.is_terminal() or state.deal_number != deal,
         )

@@ -52,6 +52,10 @@ class Event:
     winners: tuple[int, ...] | None = None
     visible_to: tuple[int, ...] | None = None
 
+    def seen_by(self, viewer: int | None) -> Event:
+        """The event as ``viewer`` may see it: itself, since every Spy event is public."""
+        return self
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with cards as text; fields that do not apply are left out."""
         out: dict[str, Any] = {"type": self.type}

@@ -140,7 +140,7 @@ class SpyMatch:
             seat=seat,
             action=action,
             text=action_to_text(action),
-            events=tuple(MatchEvent(e.to_dict()) for e in events),
+            events=tuple(map(MatchEvent, events)),
             affected=frozenset(range(self.seats)) if ended else frozenset({seat}),
             segment_ended=ended,
         )
