@@ -92,7 +92,3 @@ class Pacing:
     def move_time(self, speed: float, rng: random.Random) -> float:
         """The time one race move of a bot at ``speed`` takes (seconds), drawn from ``rng``."""
         return LognormalTime(1.0 / speed, self.sigma).duration(rng)
-
-    def bot_delay(self, *, realtime: bool, speed: float, rng: random.Random) -> float:
-        """How long after it may move a bot makes its move."""
-        return self.move_time(speed, rng) if realtime else self.turn_delay

@@ -446,11 +446,16 @@ class Table:
         for seat in list(self._bot_due):
             if seat not in movable:
                 del self._bot_due[seat]
+        pacing = self.pacing
         realtime = self.game.info.realtime
         for seat in sorted(movable - self._bot_due.keys()):
-            self._bot_due[seat] = now + self.pacing.bot_delay(
-                realtime=realtime, speed=self.bot_speed(seat), rng=self._pace_rng
+            # A race move takes a drawn move time; a turn-based bot waits a fixed moment.
+            delay = (
+                pacing.move_time(self.bot_speed(seat), self._pace_rng)
+                if realtime
+                else pacing.turn_delay
             )
+            self._bot_due[seat] = now + delay
 
     # ------------------------------------------------------------------ pauses
     def ready(self, seat: int, now: float) -> bool:
