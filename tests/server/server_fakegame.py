@@ -228,6 +228,9 @@ class FakeGame:
     def replay(self, record: Mapping[str, Any]) -> FakeReplay:
         return FakeReplay(self, record)
 
+    def display_summary(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return self.replay(record).summary()
+
 
 @dataclass(frozen=True)
 class FakeBot:

@@ -294,3 +294,9 @@ class Game(Protocol):
         :class:`~cardtable.errors.IllegalMove` (with its position) for a bad move.
         """
         ...
+
+    def display_summary(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The replay summary of a record as a screen shows it (public facts only):
+        the plain summary, plus whatever the game scores on screen (Candidate: each
+        capture's score beside it)."""
+        ...

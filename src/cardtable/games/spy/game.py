@@ -99,5 +99,10 @@ class SpyGame:
         """Validate and replay a record (``docs/records.md``)."""
         return replay_record(record)
 
+    @staticmethod
+    def display_summary(record: Mapping[str, Any]) -> dict[str, Any]:
+        """The replay summary as a screen shows it: Spy's summary as it is."""
+        return replay_record(record).summary()
+
 
 GAME = SpyGame()

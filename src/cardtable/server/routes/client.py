@@ -38,7 +38,7 @@ from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
 from cardtable.table import MoveEntry, Status
 
-__all__ = ["HINT_LEVEL", "pages", "replay_steps", "router", "shown_summary"]
+__all__ = ["HINT_LEVEL", "pages", "replay_steps", "router"]
 
 #: Bot level whose choice a hint shows.
 HINT_LEVEL = "hard"
@@ -142,17 +142,7 @@ async def summary(table_id: str, hub: HubDep) -> dict[str, Any]:
         raise HTTPException(
             409, detail={"code": "not_started", "message": "the game has not started"}
         )
-    return shown_summary(game, record)
-
-
-def shown_summary(game: Game, record: Mapping[str, Any]) -> dict[str, Any]:
-    """The replay summary of ``record`` as ``game`` shows it on screen: a game may offer
-    ``display_summary(record)`` (Candidate adds each capture's score), else the plain
-    summary of its replay."""
-    display = getattr(game, "display_summary", None)
-    if display is not None:
-        return dict(display(record))
-    return game.replay(record).summary()
+    return game.display_summary(record)
 
 
 @router.get("/api/tables/{table_id}/replay", summary="Replay")
