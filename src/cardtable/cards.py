@@ -32,6 +32,7 @@ __all__ = [
     "KIND_TEXT",
     "NUM_KINDS",
     "RANKS",
+    "RANK_TEXT",
     "SUITS",
     "Card",
     "Rank",
@@ -103,7 +104,7 @@ class Rank(IntEnum):
     @property
     def text(self) -> str:
         """Plain text form: ``2``…``10``, ``J``, ``Q``, ``K``, ``A``."""
-        return _RANK_TEXT[self - 2]
+        return RANK_TEXT[self - 2]
 
     @property
     def text_uk(self) -> str:
@@ -127,11 +128,12 @@ SUITS: tuple[Suit, ...] = tuple(Suit)
 RANKS: tuple[Rank, ...] = tuple(Rank)
 NUM_KINDS = 52
 
-_RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: The plain text of each rank, 2 first (``RANK_TEXT[rank - 2]``).
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _RANK_TEXT_UK = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
 # Upper-cased spellings. Latin T is the ten; Cyrillic Т (U+0422) is the ace (туз).
 _RANK_FROM_TEXT: dict[str, Rank] = {
-    **{t: Rank(i + 2) for i, t in enumerate(_RANK_TEXT)},
+    **{t: Rank(i + 2) for i, t in enumerate(RANK_TEXT)},
     "T": Rank.TEN,
     "В": Rank.JACK,
     "Д": Rank.QUEEN,
@@ -161,7 +163,7 @@ _RANK_PATTERN = "10|[2-9]|[TJQKAВДКТ]"
 _CARD_RE = re.compile(rf"^([{_SYMBOLS}])?({_RANK_PATTERN})([{_SYMBOLS}]|[SHDC])?$")
 
 #: Plain text of every kind, indexed by kind: ``KIND_TEXT[10] == "QS"``.
-KIND_TEXT: tuple[str, ...] = tuple(_RANK_TEXT[k % 13] + "SHDC"[k // 13] for k in range(NUM_KINDS))
+KIND_TEXT: tuple[str, ...] = tuple(RANK_TEXT[k % 13] + "SHDC"[k // 13] for k in range(NUM_KINDS))
 
 
 def kind_of(rank: int, suit: int) -> int:

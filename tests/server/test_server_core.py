@@ -53,6 +53,22 @@ def seated(game: FakeGame | None = None, **options: object) -> TableCore:
     return TableCore(table)
 
 
+def two_people_at_spy(table_id: str) -> TableCore:
+    """Ann and Bob seated at a two-round Spy race that pauses 10 s between rounds."""
+    table = Table.create(
+        table_id=table_id,
+        game=find_game("spy"),
+        options={"rounds": 2},
+        seed=4,
+        bot_levels=[None, None],
+        invites=["inv-a", "inv-b"],
+        pacing=Pacing(segment_pause=10.0),
+    )
+    table.join("inv-a", "Ann", TOKENS[0], now=0.0)
+    table.join("inv-b", "Bob", TOKENS[1], now=0.0)
+    return TableCore(table)
+
+
 def message(data: dict[str, object]) -> ClientMessage:
     return CLIENT_MESSAGE.validate_python(data)
 
@@ -188,19 +204,8 @@ def test_leaving_starts_the_grace_period_and_a_stand_in_takes_the_seat() -> None
 
 
 def test_ready_ends_the_pause_between_spy_rounds_once_every_person_is_ready() -> None:
-    spy = find_game("spy")
-    table = Table.create(
-        table_id="s1",
-        game=spy,
-        options={"rounds": 2},
-        seed=4,
-        bot_levels=[None, None],
-        invites=["inv-a", "inv-b"],
-        pacing=Pacing(segment_pause=10.0),
-    )
-    table.join("inv-a", "Ann", TOKENS[0], now=0.0)
-    table.join("inv-b", "Bob", TOKENS[1], now=0.0)
-    core = TableCore(table)
+    core = two_people_at_spy("s1")
+    table = core.table
     ann, bob = hello(core, 0), hello(core, 1)
     ready = {"type": "ready", "token": TOKENS[0]}
     (early,) = sent(core.receive(ann, message(ready), 0.5))
@@ -232,19 +237,8 @@ def test_ready_ends_the_pause_between_spy_rounds_once_every_person_is_ready() ->
 
 
 def test_the_pause_ends_by_itself_when_its_time_is_up() -> None:
-    spy = find_game("spy")
-    table = Table.create(
-        table_id="s2",
-        game=spy,
-        options={"rounds": 2},
-        seed=4,
-        bot_levels=[None, None],
-        invites=["inv-a", "inv-b"],
-        pacing=Pacing(segment_pause=10.0),
-    )
-    table.join("inv-a", "Ann", TOKENS[0], now=0.0)
-    table.join("inv-b", "Bob", TOKENS[1], now=0.0)
-    core = TableCore(table)
+    core = two_people_at_spy("s2")
+    table = core.table
     for seat in (0, 1):
         answer, _effects = core.submit(
             seat, "resign", version=None, move_id=None, source=Source.PLAYER, now=1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
+from tui_helpers import candidate_app, keys_for, reach_play, screen_text, settle, sync
 
 from cardtable.bots.seat import SeatBot
 from cardtable.cards import KIND_TEXT, Card
@@ -110,9 +110,7 @@ async def test_tui_candidate_keys_that_mean_nothing_say_why() -> None:
         await pilot.press("s")
         await settle(pilot, app)
         assert app.driver.view(0)["decision"] == "play" or app.driver.to_move() == 0
-        while app.driver.view(0)["decision"] != "play":
-            await pilot.press(*keys_for(app, 0))
-            await settle(pilot, app)
+        await reach_play(pilot, app)
         await pilot.press("s")
         assert "not the time to choose a pile" in screen.status
         await pilot.press("enter")
@@ -128,9 +126,7 @@ async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
     app = candidate_app(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.driver.view(0)["decision"] != "play":
-            await pilot.press(*keys_for(app, 0))
-            await settle(pilot, app)
+        await reach_play(pilot, app)
         view = app.driver.view(0)
         legal = set(view["legal_moves"])
         hand = view["hand"] or ()
@@ -197,9 +193,7 @@ async def test_tui_candidate_ukrainian_player_reads_the_refusal_in_ukrainian() -
     app = candidate_app(seed=3, lang="uk")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.driver.view(0)["decision"] != "play":
-            await pilot.press(*keys_for(app, 0))
-            await settle(pilot, app)
+        await reach_play(pilot, app)
         hand = list(app.driver.view(0)["hand"] or ())
         ranks = [Card.parse(card).rank for card in hand]
         low, high = next(
@@ -226,9 +220,7 @@ async def test_tui_candidate_ukrainian_player_reads_the_rules_refusal_in_ukraini
     app = candidate_app(seed=3, lang="uk")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
-        while app.driver.view(0)["decision"] != "play":
-            await pilot.press(*keys_for(app, 0))
-            await settle(pilot, app)
+        await reach_play(pilot, app)
         view = app.driver.view(0)
         legal = set(view["legal_moves"])
         hand = view["hand"] or ()

@@ -81,6 +81,13 @@ async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
     raise AssertionError("the bot never moved")
 
 
+async def reach_play(pilot: Pilot[None], app: CandidateApp) -> None:
+    """Make seat 0's sensible moves until its decision is a play (C6)."""
+    while app.driver.view(0)["decision"] != "play":
+        await pilot.press(*keys_for(app, 0))
+        await settle(pilot, app)
+
+
 def keys_for(app: CandidateApp, seat: int) -> list[str]:
     """The keys a person presses for a sensible move: the longest play, else pass,
     else the first pile the engine allows."""

@@ -8,14 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import WebServer
-
-
-def join_by_invite(page: Any, base: str, link: str, name: str) -> None:
-    page.goto(base + link)
-    page.fill("#join-name", name)
-    page.click("form.joinform button[type=submit]")
-    page.wait_for_selector("#main[data-status]")
+from web_helpers import WebServer, create_table, join_by_invite
 
 
 def legal_moves(page: Any) -> list[str]:
@@ -52,15 +45,9 @@ def test_two_browsers_play_a_whole_candidate_deal_and_replay_it(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
     base = web_server.base
-    created = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "candidate",
-            "options": {"deals": 1, "decks": 1},
-            "seats": [{"type": "open"}, {"type": "open"}],
-            "time_control": {"initial": 600, "increment": 5},
-        },
-    ).json()
+    created = create_table(
+        base, "candidate", {"deals": 1, "decks": 1}, [{"type": "open"}, {"type": "open"}]
+    )
     table_id = created["table"]["id"]
     ann_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
     bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)

@@ -6,9 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from web_helpers import WebServer
+from web_helpers import WebServer, create_table, join_by_invite
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -30,10 +29,7 @@ def join(browser: Any, base: str, link: str, name: str, lang: str, phone: bool) 
     context = browser.new_context(viewport=size, is_mobile=phone)
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
     page = context.new_page()
-    page.goto(base + link)
-    page.fill("#join-name", name)
-    page.click("form.joinform button[type=submit]")
-    page.wait_for_selector("#main[data-status]")
+    join_by_invite(page, base, link, name)
     return page
 
 
@@ -41,15 +37,7 @@ def test_both_players_see_the_pause_and_ready_ends_it(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
     base = web_server.base
-    created = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "spy",
-            "options": {"rounds": 2},
-            "seats": [{"type": "open"}, {"type": "open"}],
-            "seed": 5,
-        },
-    ).json()
+    created = create_table(base, "spy", {"rounds": 2}, [{"type": "open"}, {"type": "open"}], seed=5)
     ann = join(browser, base, created["invites"][0]["link"], "Ann", "en", phone=False)
     bob = join(browser, base, created["invites"][1]["link"], "Bob", "uk", phone=True)
     errors: list[str] = []

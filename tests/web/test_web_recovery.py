@@ -7,23 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import WebServer
+from web_helpers import WebServer, create_table, join_by_invite
 
 UK_RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т"}
 
 
 def start_against_bot(base: str, page: Any) -> str:
-    created = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "candidate",
-            "options": {"deals": 2},
-            "seats": [{"type": "open"}, {"type": "bot", "level": "easy"}],
-        },
-    ).json()
-    page.goto(base + created["invites"][0]["link"])
-    page.fill("#join-name", "Ann")
-    page.click("form.joinform button[type=submit]")
+    created = create_table(
+        base, "candidate", {"deals": 2}, [{"type": "open"}, {"type": "bot", "level": "easy"}]
+    )
+    join_by_invite(page, base, created["invites"][0]["link"], "Ann")
     page.wait_for_selector(".board.candidate")
     return str(created["table"]["id"])
 

@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 import httpx
-from web_helpers import WebServer
+from web_helpers import WebServer, create_table, join_by_invite
 
 from cardtable.messages import CATALOG, LANGS, param_content, placeholders, render
 
@@ -108,18 +108,10 @@ def test_a_ukrainian_player_is_refused_in_ukrainian(web_server: WebServer, brows
     context = browser.new_context(locale="uk-UA")
     page = context.new_page()
 
-    spy = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "spy",
-            "options": {"rounds": 1},
-            "seats": [{"type": "open"}, {"type": "bot", "level": "easy"}],
-            "seed": 7,
-        },
-    ).json()
-    page.goto(base + spy["invites"][0]["link"])
-    page.fill("#join-name", "Оксана")
-    page.click("form.joinform button[type=submit]")
+    spy = create_table(
+        base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}], seed=7
+    )
+    join_by_invite(page, base, spy["invites"][0]["link"], "Оксана")
     page.wait_for_selector(".board.spy")
     page.wait_for_function("() => window.cardtableConnection.ready")
     text = refusal_toast(page, "call")
@@ -130,17 +122,10 @@ def test_a_ukrainian_player_is_refused_in_ukrainian(web_server: WebServer, brows
     text = refusal_toast(page, "place points 7")
     assert text == "Такий хід не дозволено: стопки 7 немає: стопки мають номери від 1 до 6"
 
-    candidate = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "candidate",
-            "options": {"deals": 1},
-            "seats": [{"type": "open"}, {"type": "bot", "level": "easy"}],
-        },
-    ).json()
-    page.goto(base + candidate["invites"][0]["link"])
-    page.fill("#join-name", "Оксана")
-    page.click("form.joinform button[type=submit]")
+    candidate = create_table(
+        base, "candidate", {"deals": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}]
+    )
+    join_by_invite(page, base, candidate["invites"][0]["link"], "Оксана")
     page.wait_for_selector(".board.candidate")
     page.wait_for_function(
         "() => JSON.parse(document.querySelector('.board.candidate').dataset.legal || '[]')"

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import WebServer
+from web_helpers import WebServer, create_table, join_by_invite
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -54,23 +54,15 @@ def test_spy_race_against_a_bot_to_the_call(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
     base = web_server.base
-    created = httpx.post(
-        base + "/api/tables",
-        json={
-            "game": "spy",
-            "options": {"rounds": 1},
-            "seats": [{"type": "open"}, {"type": "bot", "level": "easy"}],
-            "seed": 7,
-        },
-    ).json()
+    created = create_table(
+        base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}], seed=7
+    )
     table_id = created["table"]["id"]
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + created["invites"][0]["link"])
-    page.fill("#join-name", "Ann")
-    page.click("form.joinform button[type=submit]")
+    join_by_invite(page, base, created["invites"][0]["link"], "Ann")
     page.wait_for_selector(".board.spy .spyseat")
 
     used = {"click": 0, "drag": 0, "keys": 0}

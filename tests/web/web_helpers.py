@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a headless chromium without a sandbox, GPU or background traffic.
@@ -21,4 +25,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerThread as WebServer  # noqa: E402
 from server_helpers import failing_on_bot_errors, free_port  # noqa: E402
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WebServer", "failing_on_bot_errors", "free_port"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "WebServer",
+    "create_table",
+    "failing_on_bot_errors",
+    "free_port",
+    "join_by_invite",
+]
+
+
+def create_table(
+    base: str,
+    game: str,
+    options: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]],
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """A table made through the HTTP API: its ``table`` facts and the ``invites``."""
+    body: dict[str, Any] = {"game": game, "options": dict(options), "seats": list(seats)}
+    if seed is not None:
+        body["seed"] = seed
+    response = httpx.post(base + "/api/tables", json=body)
+    response.raise_for_status()
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def join_by_invite(page: Any, base: str, link: str, name: str) -> None:
+    """Take the seat of an invite link as ``name``, as a person does in the browser."""
+    page.goto(base + link)
+    page.fill("#join-name", name)
+    page.click("form.joinform button[type=submit]")
+    page.wait_for_selector("#main[data-status]")

@@ -16,7 +16,6 @@ each deal the table pauses until its time is up or the people press Enter.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -44,17 +43,6 @@ class CandidateApp(TableApp):
 
     game = "candidate"
     TITLE = "cardtable · Candidate"
-
-    def __init__(
-        self,
-        driver: TableDriver,
-        *,
-        lang: str = "en",
-        save: str | Path | None = None,
-        clock: Callable[[], float] | None = None,
-        auto: bool = True,
-    ) -> None:
-        super().__init__(driver, lang=lang, save=save, clock=clock, auto=auto)
 
     def on_mount(self) -> None:
         self.push_screen(CandidateScreen())

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardtable.cards import KIND_TEXT
+from cardtable.cards import KIND_TEXT, RANK_TEXT
 from cardtable.games.candidate.actions import (
     DRAW_BASE,
     LOBBY_BASE,
@@ -38,8 +38,6 @@ from cardtable.games.candidate.position import CandidatePosition
 from cardtable.messages import Refusal, make_refusal
 
 __all__ = ["deal_over", "explain", "refusal", "why_not_next"]
-
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
 def explain(state: CandidatePosition, action: int) -> str:
@@ -122,24 +120,24 @@ def why_not_next(lobby: list[int], kind: int) -> Refusal | None:
                 "candidate.lobby_not_continued",
                 card=card,
                 lobby_card=KIND_TEXT[lobby[0]],
-                next_rank=_RANKS[last + 1],
-                rank=_RANKS[last],
+                next_rank=RANK_TEXT[last + 1],
+                rank=RANK_TEXT[last],
             )
         return make_refusal(
             "candidate.lobby_not_continued_at_ace",
             card=card,
             lobby_card=KIND_TEXT[lobby[0]],
-            rank=_RANKS[last],
+            rank=RANK_TEXT[last],
         )
     if lobby[0] % 13 == lobby[1] % 13:
         if rank == last:
             return None
-        return make_refusal("candidate.set_not_continued", card=card, rank=_RANKS[last])
+        return make_refusal("candidate.set_not_continued", card=card, rank=RANK_TEXT[last])
     if rank == last + 1:
         return None
-    run = "-".join(_RANKS[k % 13] for k in lobby)
+    run = "-".join(RANK_TEXT[k % 13] for k in lobby)
     if last == 12:
         return make_refusal("candidate.run_ends_at_ace", card=card, run_ranks=run)
     return make_refusal(
-        "candidate.run_not_continued", card=card, run_ranks=run, next_rank=_RANKS[last + 1]
+        "candidate.run_not_continued", card=card, run_ranks=run, next_rank=RANK_TEXT[last + 1]
     )
