@@ -174,7 +174,7 @@ def _spy_match(level: str, seed: int, points: int, sweep: Sweep, tally: Counter[
 
 
 @pytest.mark.parametrize("level", list(LEVELS["spy"]))
-def test_spy_bot_takes_any_seat_at_any_moment(level: str) -> None:
+def test_spy_bot_takes_any_seat_at_any_moment_s4_s5_s9(level: str) -> None:
     """S4-S5, S9, S17: Spy take-over points (counts in the module docstring)."""
     sweep = SPY_SWEEPS[level]
     tally = _sweep("spy", level, sweep)
@@ -223,7 +223,7 @@ def _candidate_match(level: str, seed: int, points: int, sweep: Sweep, tally: Co
 
 
 @pytest.mark.parametrize("level", list(LEVELS["candidate"]))
-def test_candidate_bot_takes_any_seat_at_any_moment(level: str) -> None:
+def test_candidate_bot_takes_any_seat_at_any_moment_c4_c10(level: str) -> None:
     """C3-C12: Candidate take-over points (counts in the module docstring)."""
     sweep = CANDIDATE_SWEEPS[level]
     tally = _sweep("candidate", level, sweep)
@@ -245,7 +245,7 @@ def test_candidate_bot_takes_any_seat_at_any_moment(level: str) -> None:
     seat=st.integers(0, 7),
     level=st.sampled_from(["easy", "easy", "easy", "medium", "hard"]),
 )
-def test_spy_takeover_property(
+def test_spy_takeover_property_s4_s5(
     seed: int,
     players: int,
     options: dict[str, Any],
@@ -275,7 +275,7 @@ def test_spy_takeover_property(
     prefix=st.integers(0, 500),
     level=st.sampled_from(["easy", "easy", "easy", "medium", "hard"]),
 )
-def test_candidate_takeover_property(
+def test_candidate_takeover_property_c4_c10(
     seed: int, options: dict[str, Any], styles: list[str], prefix: int, level: str
 ) -> None:
     """C3-C12: after any prefix of random moves, a bot of any level takes the seat to
@@ -322,7 +322,7 @@ def _turn_through_deck(walk: Walk, seat: int, rng: random.Random, passes: int) -
 
 
 @pytest.mark.parametrize("level", list(LEVELS["spy"]))
-def test_spy_bot_takes_a_seat_turned_through_its_deck_three_times(level: str) -> None:
+def test_spy_bot_takes_a_seat_turned_through_its_deck_three_times_s9(level: str) -> None:
     """Issue 12: a bot that took a Spy seat after its person turned the deck three times
     started from a picture built at that moment (the waste it had turned was unknown)
     and crashed on 9 of 60 seeds (``IndexError: pop from empty list``). Now the bot

@@ -99,7 +99,7 @@ def test_clocks_stand_still_during_the_pause() -> None:
     assert table.clocks(31.0) == [c - 1.0 for c in clocks]  # running again
 
 
-def test_no_pause_after_the_last_round() -> None:
+def test_no_pause_after_the_last_round_s16() -> None:
     table = spy_table(bots=(None, None), rounds=1)
     end_spy_round(table, now=3.0)
     assert table.status is Status.FINISHED
@@ -107,7 +107,7 @@ def test_no_pause_after_the_last_round() -> None:
     assert table.next_wakeup() is None
 
 
-def test_candidate_pauses_between_deals() -> None:
+def test_candidate_pauses_between_deals_c13() -> None:
     table = Table.create(
         table_id="c1",
         game=CANDIDATE,

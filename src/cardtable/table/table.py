@@ -382,10 +382,11 @@ class Table:
             else:
                 self.clocks_ms[seat] += extra
         self._bot_due.pop(seat, None)
-        if match.is_terminal():
+        if match.is_terminal():  # S16, C17: the last round or deal ends the match
             self.status = Status.FINISHED
             self.seat_versions = [self.version] * len(self.seats)
         elif applied.segment_ended and self.pacing.segment_pause > 0:
+            # A round (S14) or deal (C13) ended with more to come: pause so people read it.
             self.paused_until = now + self.pacing.segment_pause
             self.ready_seats = set()
             self._bot_due.clear()
