@@ -441,9 +441,9 @@ class Table:
         if seat in self.bot_seats_to_move():
             self._bot_due[seat] = now
 
-    def _schedule_bots(self, now: float) -> None:
+    def _schedule_bots(self, now: float, may_move: Sequence[int]) -> None:
         """Give every bot-driven seat that may move a due time, and drop the others."""
-        movable = set(self.bot_seats_to_move())
+        movable = {s for s in may_move if self.seats[s].bot_driven}
         for seat in list(self._bot_due):
             if seat not in movable:
                 del self._bot_due[seat]
@@ -501,8 +501,11 @@ class Table:
 
     # ------------------------------------------------------------------ clocks
     def _after_change(self, now: float) -> None:
-        self._restart_clocks(now)
-        self._schedule_bots(now)
+        """After any change: who may move now (nobody during a pause) decides whose
+        clocks run and which bots are due."""
+        may_move = () if self.paused_until is not None else self._may_move()
+        self._restart_clocks(now, may_move)
+        self._schedule_bots(now, may_move)
 
     def _settle(self, now: float) -> None:
         """Charge the running clocks for the time since they started."""
@@ -513,13 +516,13 @@ class Table:
             self.clocks_ms[seat] = max(0, self.clocks_ms[seat] - spent)
         self.clock_since = now
 
-    def _restart_clocks(self, now: float) -> None:
+    def _restart_clocks(self, now: float, may_move: Sequence[int]) -> None:
         if self.clocks_ms is None or self.paused_until is not None:
             self._running = ()
             self.clock_since = None
             return
         # Bots have budgets, not clocks: a bot-driven seat's clock stands still.
-        self._running = tuple(s for s in self._may_move() if not self.seats[s].bot_driven)
+        self._running = tuple(s for s in may_move if not self.seats[s].bot_driven)
         self.clock_since = now if self._running else None
 
     def clocks(self, now: float) -> list[float] | None:
