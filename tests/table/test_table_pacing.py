@@ -55,7 +55,7 @@ def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
     assert refused.message_id == "table.paused_round"
     assert refused.params == {"seconds": 7}
     assert table.legal_moves(0) == []
-    assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": []}
+    assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": [], "holds": False}
     assert table.next_wakeup() == pytest.approx(18.0)
     table.tick(18.0)
     assert table.paused_until is None
@@ -133,6 +133,54 @@ def test_candidate_pauses_between_deals_c13() -> None:
     assert table.match.segment() == 2
     assert table.due_bots(now + 3.9) == []
     assert table.due_bots(now + 4.0) != []
+
+
+def person_and_bot_at_pause(table_id: str, seed: int) -> tuple[Table, float]:
+    """A Candidate table of Ann (connected) and an easy bot, played to the first pause."""
+    table = Table.create(
+        table_id=table_id,
+        game=CANDIDATE,
+        options={"deals": 2},
+        seed=3,
+        bot_levels=[None, "easy"],
+        invites=["a", "b"],
+        pacing=Pacing(segment_pause=4.0, turn_delay=0.0),
+    )
+    table.join("a", "Ann", "tok-a", now=0.0)
+    table.set_connected(0, True)
+    rng = random.Random(seed)
+    now = 0.0
+    while table.paused_until is None:
+        assert table.match is not None
+        seat = table.match.to_move()
+        assert seat is not None
+        move = rng.choice(table.match.legal_moves(seat))
+        assert table.submit(seat, move, version=None, move_id=None, now=now).outcome == "accepted"
+        now += 0.01
+    return table, now
+
+
+def test_candidate_summary_holds_until_every_person_present_continues_c13() -> None:
+    """Between Candidate deals the pause outlasts its time while a person present has
+    not continued; a person who leaves no longer holds it, and bots never do."""
+    table, now = person_and_bot_at_pause("c2", seed=1)
+    assert table.pause_holds and table.waiting_for() == [0]
+    assert table.snapshot(0, now)["pause"]["holds"] is True
+    assert table.next_wakeup() is None  # nothing ends it by itself
+    table.tick(now + 60.0)
+    assert table.paused_until is not None, "the summary stayed though the time is up"
+    assert table.due_bots(now + 60.0) == []
+    table.set_connected(0, False)  # Ann left: nobody holds the pause any more
+    assert not table.pause_holds
+    table.tick(now + 60.0)
+    assert table.paused_until is None
+    assert table.match is not None and table.match.segment() == 2
+
+
+def test_candidate_pause_ends_at_once_when_the_person_continues_c13() -> None:
+    table, now = person_and_bot_at_pause("c3", seed=2)
+    assert table.ready(0, now + 100.0)
+    assert table.paused_until is None
 
 
 def test_race_bot_speeds_come_from_one_table() -> None:

@@ -64,7 +64,11 @@ def test_tui_spy_the_terminals_table_pauses_between_rounds_like_the_servers_s17(
         assert driver.view(0)["round"] == 2
         assert table.paused_until == pytest.approx(ended + pause)
         assert driver.pause_left(ended + 1.0) == pytest.approx(pause - 1.0)
-        assert table.snapshot(0, ended + 2.0)["pause"] == {"seconds": pause - 2.0, "ready": []}
+        assert table.snapshot(0, ended + 2.0)["pause"] == {
+            "seconds": pause - 2.0,
+            "ready": [],
+            "holds": False,
+        }
         # a move during the pause is the table's to refuse
         refusal = driver.play(0, "turn", ended + 1.0)
         assert refusal is not None

@@ -37,6 +37,7 @@ from cardtable.server.protocol import (
     Event,
     Hello,
     Move,
+    PastMove,
     Ping,
     Pong,
     Ready,
@@ -47,6 +48,7 @@ from cardtable.server.protocol import (
     Update,
     Welcome,
 )
+from cardtable.games.base import MatchEvent
 from cardtable.table import Answer, MoveEntry, Source, Status, Table
 
 __all__ = [
@@ -90,10 +92,12 @@ class Store:
 
 @dataclass(frozen=True, slots=True)
 class Broadcast:
-    """Push an ``update`` with ``event`` to every greeted connection but ``skip``."""
+    """Push an ``update`` with ``event`` to every greeted connection but ``skip``;
+    ``shown`` are a move's engine events, each recipient getting what its seat may see."""
 
     event: Event
     skip: Peer | None = None
+    shown: tuple[MatchEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +176,22 @@ class TableCore:
         """Everything ``seat`` (``None``: a spectator) may see now."""
         return State.model_validate(self.table.snapshot(seat, now))
 
-    def update(self, event: Event, seat: int | None, now: float) -> Update:
-        """The ``update`` one recipient gets for ``event``."""
+    def update(
+        self, event: Event, seat: int | None, now: float, shown: tuple[MatchEvent, ...] = ()
+    ) -> Update:
+        """The ``update`` one recipient gets for ``event``, with the move's events
+        ``shown`` as ``seat`` may see them (the engine's ``seen_by`` hides the rest)."""
+        if shown:
+            event = event.model_copy(update={"events": [dict(e.seen_by(seat)) for e in shown]})
         return Update(
             type="update", version=self.table.version, event=event, state=self.state(seat, now)
         )
+
+    def history(self) -> list[PastMove]:
+        """The match's accepted moves so far: move texts are public in every game."""
+        return [
+            PastMove(seat=e.seat, move=e.move, source=e.source.value) for e in self.table.moves
+        ]
 
     def resync(
         self,
@@ -283,7 +298,11 @@ class TableCore:
         peer.seat = seat
         peer.greeted = True
         welcome = Welcome(
-            type="welcome", version=table.version, seat=seat, state=self.state(seat, now)
+            type="welcome",
+            version=table.version,
+            seat=seat,
+            state=self.state(seat, now),
+            history=self.history(),
         )
         return [*effects, Send(welcome)]
 
@@ -315,7 +334,8 @@ class TableCore:
         if answer.outcome != "accepted" or entry is None or table.version == before:
             return answer, []
         event = Event(type="move", seat=seat, move=entry.move, source=entry.source.value)
-        return answer, [Store(entry), Broadcast(event)]
+        shown = answer.applied.events if answer.applied is not None else ()
+        return answer, [Store(entry), Broadcast(event, shown=shown)]
 
     def _arrive(self, seat: int, peer: Peer, now: float) -> list[Effect]:
         self.present[seat] = self.present.get(seat, 0) + 1

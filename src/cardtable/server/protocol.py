@@ -102,6 +102,11 @@ class Pause(BaseModel):
 
     seconds: float = Field(description="Seconds left when the state was sent.")
     ready: list[int] = Field(description="Seats whose person said they are ready.")
+    holds: bool = Field(
+        default=False,
+        description="A turn-based game waits for every person present to say ready, "
+        "however long: 'seconds' then applies only once none is left waiting.",
+    )
 
 
 class State(BaseModel):
@@ -134,6 +139,19 @@ class Event(BaseModel):
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None
+    events: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="A move's engine events as this recipient may see them (a card drawn "
+        "shows only to its drawer): captures, a lobby discarded, the end of a deal or round.",
+    )
+
+
+class PastMove(BaseModel):
+    """An accepted move of the match so far, for a client's move list."""
+
+    seat: int
+    move: str = Field(description="The move in record notation (public in every game).")
+    source: Literal["player", "bot", "substitute", "clock"]
 
 
 class Welcome(_Message):
@@ -143,6 +161,9 @@ class Welcome(_Message):
     version: int
     seat: int | None
     state: State
+    history: list[PastMove] = Field(
+        default_factory=list, description="Every accepted move so far, oldest first."
+    )
 
 
 class Update(_Message):

@@ -39,7 +39,8 @@ from ``match.bot_info(seat)`` and submits it like any move.
 
 Pauses. When a move ends a deal or round (and not the match), the table pauses for
 ``pacing.segment_pause`` seconds: no move is accepted, no bot is due, no clock runs.
-The pause ends early when every person at the table says :meth:`Table.ready`.
+The pause ends early when every person at the table says :meth:`Table.ready`; in a
+turn-based game it lasts until they do (:attr:`Table.pause_holds`).
 :meth:`Table.next_wakeup` tells the caller when to look again.
 """
 
@@ -466,15 +467,36 @@ class Table:
         if self.paused_until is None:
             return False
         self.ready_seats.add(seat)
-        people = {s.index for s in self.seats if not s.bot_driven and s.filled and s.connected}
-        if people <= self.ready_seats:
+        if not self.waiting_for():
             self._resume(now)
             return True
         return False
 
+    def waiting_for(self) -> list[int]:
+        """People present (connected, not handed to a bot) not yet ready in the pause."""
+        if self.paused_until is None:
+            return []
+        return [
+            s.index
+            for s in self.seats
+            if not s.bot_driven and s.filled and s.connected and s.index not in self.ready_seats
+        ]
+
+    @property
+    def pause_holds(self) -> bool:
+        """The pause lasts while a person present has not said ready, whatever the time.
+
+        In a turn-based game (Candidate, C13) the deal's summary stays until every person
+        at the table has read it and continued: nobody races, so nothing is lost by
+        waiting. Bots and absent people (no connection, or handed to a bot) never hold
+        it, so a table of bots, or one whose people left, goes on when the time is up.
+        In a race (Spy) the pause always ends on time.
+        """
+        return not self.game.info.realtime and bool(self.waiting_for())
+
     def tick(self, now: float) -> None:
-        """Let time pass: end a pause whose time is up."""
-        if self.paused_until is not None and now >= self.paused_until:
+        """Let time pass: end a pause whose time is up (unless it holds for a person)."""
+        if self.paused_until is not None and now >= self.paused_until and not self.pause_holds:
             self._resume(now)
 
     def _resume(self, now: float) -> None:
@@ -491,7 +513,7 @@ class Table:
         their due moves and run-out clocks are left out, so a caller that sleeps until
         the next wake-up does not wake again and again for a move already on its way.
         """
-        times = [] if self.paused_until is None else [self.paused_until]
+        times = [] if self.paused_until is None or self.pause_holds else [self.paused_until]
         if self.clocks_ms is not None and self.clock_since is not None:
             running = [self.clocks_ms[s] for s in self._running if s not in busy]
             if running:
@@ -573,6 +595,7 @@ class Table:
             else {
                 "seconds": max(0.0, round(self.paused_until - now, 1)),
                 "ready": sorted(self.ready_seats),
+                "holds": self.pause_holds,
             },
             "result": match.result().to_dict()
             if match is not None and self.status is Status.FINISHED

@@ -12,7 +12,7 @@ game's name.
 - ``GET /api/tables/{id}/summary`` — the replay summary (docs/records.md) of the match so
   far, as the game shows it on screen (public facts only);
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
-  every move, with every hand (the game is over: the record shows them all anyway);
+  every move and the move's events, with every hand (the game is over: the record shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}`` — the client's
   page, so its addresses (the invite links among them) can be opened and reloaded.
 """
@@ -188,19 +188,24 @@ def replay_steps(
     match = game.new_match(seed=seed, players=players, options=options)
     seats = range(match.seats)
 
-    def step(seat: int | None, move: str | None) -> dict[str, Any]:
+    def step(
+        seat: int | None, move: str | None, events: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         hands = [match.view(s).get("hand") for s in seats]
         return {
             "seat": seat,
             "move": move,
+            "events": events,
             "view": match.view(None),
             "hands": hands if any(h is not None for h in hands) else None,
         }
 
-    steps = [step(None, None)]
+    steps = [step(None, None, [])]
     for entry in moves:
-        match.apply(entry.seat, entry.move)
-        steps.append(step(entry.seat, entry.move))
+        applied = match.apply(entry.seat, entry.move)
+        # The game is over and every hand is shown: each event as its mover saw it.
+        events = [dict(e.seen_by(entry.seat)) for e in applied.events]
+        steps.append(step(entry.seat, entry.move, events))
     return steps
 
 

@@ -74,9 +74,9 @@ const WORDS = {
     roundOf: "Round {k} of {n}",
     hand: "Your hand",
     handOf: "{name}'s hand",
-    cards: "{n} cards",
+    cards: ["{n} card", "{n} cards"],
     piles: "Piles",
-    pileOf: "{suit} pile, {n} cards",
+    pileOf: ["{suit} pile, {n} card", "{suit} pile, {n} cards"],
     lobby: "Lobby",
     lobbyEmpty: "empty",
     shape_run: "run",
@@ -128,7 +128,7 @@ const WORDS = {
     call: "Call «finished»",
     resign: "Resign",
     raceTime: "Race time",
-    movesMade: "{n} moves",
+    movesMade: ["{n} move", "{n} moves"],
     blocked: "blocked",
     called: "called",
     resigned: "resigned",
@@ -170,6 +170,47 @@ const WORDS = {
     err_join: "Could not take the seat: {detail}",
     err_create: "Could not create the table: {detail}",
     err_no_invite: "That is not an invite link.",
+    // play: move list, clocks, sound, feedback (plural entries: one/other; uk one/few/many)
+    moveList: "Moves",
+    noMoves: "No moves yet.",
+    mv_deal: "{name} deals from the {suit} pile",
+    mv_lobby: "{name} turns a card from the {suit} pile onto the lobby",
+    mv_lobbyCard: "{name} turns {card} from the {suit} pile onto the lobby",
+    mv_play: "{name} plays {cards}",
+    mv_pass: "{name} passes",
+    mv_draw: "{name} draws from the {suit} pile",
+    mv_drawCard: "{name} draws {card} from the {suit} pile",
+    mv_took: "{name} takes {cards}: {score} points",
+    mv_discarded: "Nobody played on {card}: it is discarded",
+    mv_dealEnded: "The deal is over: {scores}",
+    mv_turn: "{name} turns over {card}",
+    mv_turnBare: "{name} turns over the next card",
+    mv_place: "{name} puts {card} from the {source} on pile {pile}",
+    mv_placeBare: "{name} puts the {source} card on pile {pile}",
+    mv_open: "{name} opens a new pile with {card} from the {source}",
+    mv_openBare: "{name} opens a new pile from the {source}",
+    mv_call: "{name} calls «finished»",
+    mv_resign: "{name} resigns the round",
+    mv_roundEnded: "Round {k} is over: {scores}",
+    src_points: "points pile",
+    src_waste: "waste",
+    by_clock: "time ran out, the computer moved",
+    by_substitute: "the computer played for the absent player",
+    dealHeading: "Deal {k}",
+    roundHeading: "Round {k}",
+    sound: "Sound",
+    soundOn: "Sound on",
+    soundOff: "Sound off",
+    clockOutMine: "Your time ran out, so the computer made your move: {move}. Your clock now has {s} s; whenever it runs out, the computer moves for you again, and each of your own moves adds {inc} s.",
+    clockOutMineNoInc: "Your time ran out, so the computer made your move: {move}. Your clock now has {s} s; whenever it runs out, the computer moves for you again.",
+    clockOutOther: "{name}'s time ran out: the computer made their move.",
+    youOffline: "you are offline",
+    cannotPlay: "{card} cannot be played: {why}",
+    notYourTurnCard: "{card} cannot be played now: it is not your turn.",
+    waitContinue: "The next deal starts when everyone has continued: waiting for {names}.",
+    continueDeal: "Continue",
+    lastMove: "Last move: {move}",
+    raceAt: "at {time}",
   },
   uk: {
     appTitle: "cardtable",
@@ -241,9 +282,9 @@ const WORDS = {
     roundOf: "Раунд {k} з {n}",
     hand: "Ваші карти",
     handOf: "Карти гравця {name}",
-    cards: "карт: {n}",
+    cards: ["{n} карта", "{n} карти", "{n} карт"],
     piles: "Стоси",
-    pileOf: "Стос {suit}, карт: {n}",
+    pileOf: ["Стопка {suit}, {n} карта", "Стопка {suit}, {n} карти", "Стопка {suit}, {n} карт"],
     lobby: "Лобі",
     lobbyEmpty: "порожнє",
     shape_run: "послідовність",
@@ -294,7 +335,7 @@ const WORDS = {
     call: "Оголосити «готово»",
     resign: "Здатися",
     raceTime: "Час гонки",
-    movesMade: "ходів: {n}",
+    movesMade: ["{n} хід", "{n} ходи", "{n} ходів"],
     blocked: "заблоковано",
     called: "оголосив",
     resigned: "здався",
@@ -333,6 +374,47 @@ const WORDS = {
     err_join: "Не вдалося сісти: {detail}",
     err_create: "Не вдалося створити стіл: {detail}",
     err_no_invite: "Це не посилання-запрошення.",
+    // гра: список ходів, годинники, звук, відгук (множина: 1 / 2–4 / 5+)
+    moveList: "Ходи",
+    noMoves: "Ходів ще немає.",
+    mv_deal: "{name} роздає зі стопки {suit}",
+    mv_lobby: "{name} відкриває в лобі карту зі стопки {suit}",
+    mv_lobbyCard: "{name} відкриває в лобі {card} зі стопки {suit}",
+    mv_play: "{name} грає {cards}",
+    mv_pass: "{name} пасує",
+    mv_draw: "{name} добирає зі стопки {suit}",
+    mv_drawCard: "{name} добирає {card} зі стопки {suit}",
+    mv_took: "{name} забирає {cards}: очок {score}",
+    mv_discarded: "На {card} ніхто не зіграв: карту скинуто",
+    mv_dealEnded: "Роздачу завершено: {scores}",
+    mv_turn: "{name} перевертає {card}",
+    mv_turnBare: "{name} перевертає наступну карту",
+    mv_place: "{name} кладе {card} з {source} на стопку {pile}",
+    mv_placeBare: "{name} кладе карту з {source} на стопку {pile}",
+    mv_open: "{name} починає нову стопку картою {card} з {source}",
+    mv_openBare: "{name} починає нову стопку з {source}",
+    mv_call: "{name} оголошує «готово»",
+    mv_resign: "{name} здається в раунді",
+    mv_roundEnded: "Раунд {k} завершено: {scores}",
+    src_points: "стопки очок",
+    src_waste: "відбою",
+    by_clock: "час вийшов, походив комп'ютер",
+    by_substitute: "за відсутнього гравця зіграв комп'ютер",
+    dealHeading: "Роздача {k}",
+    roundHeading: "Раунд {k}",
+    sound: "Звук",
+    soundOn: "Звук увімкнено",
+    soundOff: "Звук вимкнено",
+    clockOutMine: "Ваш час вийшов, тож комп'ютер зробив хід за вас: {move}. На годиннику тепер {s} с; щоразу, коли час вийде, за вас ходитиме комп'ютер, а кожен ваш власний хід додає {inc} с.",
+    clockOutMineNoInc: "Ваш час вийшов, тож комп'ютер зробив хід за вас: {move}. На годиннику тепер {s} с; щоразу, коли час вийде, за вас ходитиме комп'ютер.",
+    clockOutOther: "У гравця {name} вийшов час: за нього походив комп'ютер.",
+    youOffline: "ви не на зв'язку",
+    cannotPlay: "{card} не можна зіграти: {why}",
+    notYourTurnCard: "{card} зараз не можна зіграти: це не ваш хід.",
+    waitContinue: "Наступна роздача почнеться, коли всі продовжать: чекаємо на {names}.",
+    continueDeal: "Продовжити",
+    lastMove: "Останній хід: {move}",
+    raceAt: "на {time}",
   },
 };
 
@@ -369,9 +451,25 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
-/** The word for `key` in the current language, with {name} placeholders filled in. */
+/** Which plural form of a count `n` the language uses: English one/other (0, 1);
+ * Ukrainian one (1, 21, …), few (2–4, 22–24, …), many (0, 5–20, 25, …) (0, 1, 2). */
+export function pluralIndex(n, code = current) {
+  const count = Math.abs(Number(n));
+  if (code === "uk") {
+    const tens = count % 100;
+    const units = count % 10;
+    if (units === 1 && tens !== 11) return 0;
+    if (units >= 2 && units <= 4 && !(tens >= 12 && tens <= 14)) return 1;
+    return 2;
+  }
+  return count === 1 ? 0 : 1;
+}
+
+/** The word for `key` in the current language, with {name} placeholders filled in.
+ * An entry that is a list holds plural forms, chosen by `params.n`. */
 export function t(key, params = {}) {
-  const text = WORDS[current][key] ?? WORDS.en[key] ?? key;
+  let text = WORDS[current][key] ?? WORDS.en[key] ?? key;
+  if (Array.isArray(text)) text = text[Math.min(pluralIndex(params.n ?? 0), text.length - 1)];
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
 }
 
