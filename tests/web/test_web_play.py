@@ -138,6 +138,7 @@ def test_phone_keeps_hand_and_play_pass_in_view_on_your_turn(
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         inside_viewport(page, "#play-button")
         page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)  # the cards have landed
         page.screenshot(path=str(shots / f"candidate-phone-turn-{lang}.png"))
         assert page.errors == []
         page.context.close()
@@ -161,6 +162,7 @@ def test_move_list_fills_live_in_words_and_the_replay_captions_moves(
             move_by_wire(page, quick_choice(moves))
             last_seen = log.locator(".move.last .movetext").inner_text()
             if len(counts) == 6:
+                page.wait_for_timeout(300)
                 page.screenshot(path=str(shots / "candidate-movelist-uk.png"), full_page=True)
     assert counts == sorted(counts) and counts[-1] > counts[0] > 0, "the list grows live"
     text = log.inner_text()
@@ -383,6 +385,41 @@ def test_two_people_each_see_their_move_list_without_the_others_cards(
             # The drawer's list names the card; the other's only the pile (seen_by).
             assert "draws from the" not in mine and "draws from the" in theirs, (mine, theirs)
     assert drawn or ann.get_attribute("#main", "data-status") == "finished"
+    for page in (ann, bob):
+        assert page.errors == []
+        page.context.close()
+
+
+def test_spy_replay_captions_moves_in_words_with_their_race_time(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    created = create_table(
+        web_server.base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "open"}], seed=5
+    )
+    table_id = created["table"]["id"]
+    ann, bob = open_page(browser), open_page(browser, lang="uk")
+    join_by_invite(ann, web_server.base, created["invites"][0]["link"], "Ann")
+    join_by_invite(bob, web_server.base, created["invites"][1]["link"], "Bob")
+    ann.wait_for_selector(".board.spy .spyseat")
+    for _ in range(2):
+        move_by_wire(ann, "turn")
+    ann.wait_for_timeout(1100)  # a race time of at least one second for the resign
+    for page in (ann, bob):
+        move_by_wire(page, "resign")
+    ann.wait_for_selector("#main[data-status='finished']")
+    bob.goto(f"{web_server.base}/replay/{table_id}")
+    bob.wait_for_selector(".replaybar, .error", timeout=5000)
+    assert bob.errors == [] and not bob.is_visible(".error"), (bob.errors, bob.inner_text("#main"))
+    bob.click("button[data-step='next']")
+    caption = bob.inner_text(".replaymove")
+    assert "Ann перевертає" in caption and "на 0:00" in caption, caption
+    bob.keyboard.press("End")
+    caption = bob.inner_text(".replaymove")
+    assert "Bob здається в раунді" in caption and "на 0:01" in caption, caption
+    log = bob.locator(".movelist [role='log']")
+    assert log.locator(".move").count() == 4
+    assert "0:01" in log.locator(".move").last.inner_text()
+    bob.screenshot(path=str(shots / "replay-spy-uk.png"), full_page=True)
     for page in (ann, bob):
         assert page.errors == []
         page.context.close()

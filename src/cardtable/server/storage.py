@@ -19,7 +19,7 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -95,6 +95,8 @@ class StoredTable:
 
     row: dict[str, Any]
     moves: list[MoveEntry]
+    #: When each move was stored (a replay shows a race move's time in its round).
+    times: list[datetime] = field(default_factory=list)
 
 
 class Storage:
@@ -345,7 +347,7 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
         select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.version)
     ).all()
     entries = [MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves]
-    return StoredTable(_row_dict(row), entries)
+    return StoredTable(_row_dict(row), entries, [m.created_at for m in moves])
 
 
 def _update_ratings(

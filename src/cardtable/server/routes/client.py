@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -161,7 +162,13 @@ async def replay_table(table_id: str, hub: HubDep) -> dict[str, Any]:
         )
     players = [s.get("name") or f"Player {s['index'] + 1}" for s in row["meta"]["seats"]]
     steps = await asyncio.to_thread(
-        replay_steps, hub.game(row["game"]), row["seed"], row["options"], players, stored.moves
+        replay_steps,
+        hub.game(row["game"]),
+        row["seed"],
+        row["options"],
+        players,
+        stored.moves,
+        stored.times,
     )
     return {
         "id": table_id,
@@ -179,11 +186,13 @@ def replay_steps(
     options: Mapping[str, Any],
     players: list[str],
     moves: list[MoveEntry],
+    times: Sequence[datetime] = (),
 ) -> list[dict[str, Any]]:
     """The public view (and every hand) before the first move and after each move.
 
     The match is rebuilt exactly as the server restores a table: from its seed and its
-    stored moves, through the game's own match.
+    stored moves, through the game's own match. In a race, with the moves' stored
+    ``times``, each move also carries ``time``: seconds since its round's first move.
     """
     match = game.new_match(seed=seed, players=players, options=options)
     seats = range(match.seats)
@@ -200,12 +209,19 @@ def replay_steps(
             "hands": hands if any(h is not None for h in hands) else None,
         }
 
+    timed = game.info.realtime and len(times) == len(moves)
+    round_start: datetime | None = None
     steps = [step(None, None, [])]
-    for entry in moves:
+    for i, entry in enumerate(moves):
         applied = match.apply(entry.seat, entry.move)
         # The game is over and every hand is shown: each event as its mover saw it.
         events = [dict(e.seen_by(entry.seat)) for e in applied.events]
         steps.append(step(entry.seat, entry.move, events))
+        if timed:
+            round_start = round_start or times[i]
+            steps[-1]["time"] = round((times[i] - round_start).total_seconds(), 1)
+            if applied.segment_ended:
+                round_start = None  # the next move starts the next round's race
     return steps
 
 

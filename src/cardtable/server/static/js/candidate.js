@@ -26,7 +26,7 @@ export class CandidateBoard {
     this.why = ""; // why the card just clicked cannot be played (the engine's reason)
     this.probing = null; // the card whose refusal is awaited
     this.motion = false; // the next draw slides the cards that moved
-    this.moves = new MoveList({ game: "candidate", names: [] });
+    this.moveList = new MoveList({ game: "candidate", names: [] });
     this.el = h("div", { class: "board candidate", "aria-label": t("candidate") });
   }
 
@@ -36,16 +36,16 @@ export class CandidateBoard {
     const view = state.view;
     const previous = this.state;
     this.state = state;
-    this.moves.setNames(this.names());
+    this.moveList.setNames(this.names());
     this.motion = false;
     if (message && message.type === "welcome") {
-      this.moves.reset(message.history || []);
+      this.moveList.reset(message.history || []);
       this.lastMove = (message.history || []).at(-1) || null;
     } else if (message && (message.type === "update" || message.type === "step") && message.event?.type === "move") {
       this.lastMove = message.event;
       this.motion = message.type === "update" || Boolean(message.forward);
       if (message.type === "update") {
-        this.moves.add(message.event);
+        this.moveList.add(message.event);
         this.sounds(message.event, previous);
       }
     } else if (message && message.type === "step") {
@@ -221,7 +221,7 @@ export class CandidateBoard {
     const view = state.view;
     const me = state.seat;
     const names = this.names();
-    const canAct = me !== null && state.to_move === me && this.conn.ready;
+    const canAct = me !== null && state.to_move === me && this.conn.ready && state.legal_moves.length > 0;
     const mySide = me === null ? 0 : me;
     const otherSide = 1 - mySide;
 
@@ -251,7 +251,7 @@ export class CandidateBoard {
         this.playerArea(mySide, names, me !== null),
         me !== null && view.hand ? this.dock(canAct) : null,
       ),
-      this.moves.el,
+      this.moveList.el,
     );
     this.el.dataset.legal = JSON.stringify(canAct ? this.myMoves : []);
     this.el.dataset.decision = view.decision || "";
@@ -377,7 +377,7 @@ export class CandidateBoard {
   handRow() {
     const view = this.state.view;
     const { next } = this.playOptions();
-    const canAct = this.state.to_move === this.state.seat && this.conn.ready;
+    const canAct = this.state.to_move === this.state.seat && this.conn.ready && this.state.legal_moves.length > 0;
     const hinted = this.hint && this.hint.startsWith("play ") ? this.hint.split(" ").slice(1) : [];
     const cards = view.hand.map((card, i) => {
       const chosenAt = this.selected.indexOf(i);

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { MoveList, describeMove } from "./movelist.js";
+import { MoveList, clockText, describeMove } from "./movelist.js";
 import { SpyBoard } from "./spy.js";
 
 const IDLE = { ready: false, move: () => false };
@@ -27,7 +27,7 @@ export function showReplay(main, tableId) {
       board = new Board({ conn: IDLE, tableId, token: null, replay: true });
       // Every move in words; the board shows its own list (Candidate) or one goes below.
       const entries = steps.slice(1).map((step) => ({ seat: step.seat, move: step.move, events: step.events, time: step.time }));
-      const list = board.moves || new MoveList({ game: data.game, names: data.players });
+      const list = board.moveList || new MoveList({ game: data.game, names: data.players });
       list.setNames(data.players);
       list.reset(entries);
       const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });
@@ -44,7 +44,8 @@ export function showReplay(main, tableId) {
         slider.value = at;
         slider.setAttribute("aria-valuetext", t("move", { k: at, n: last }));
         const entry = at > 0 ? entries[at - 1] : null;
-        caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, data.players)}` : ""}`;
+        const when = entry && typeof entry.time === "number" ? ` (${t("raceAt", { time: clockText(entry.time) })})` : "";
+        caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, data.players)}${when}` : ""}`;
         const view = step.view;
         const stepped = { type: "step", forward, event: entry ? { type: "move", ...entry } : null };
         board.update({
@@ -88,8 +89,8 @@ export function showReplay(main, tableId) {
         ),
         caption,
         board.el,
-        board.moves ? null : list.el,
       );
+      if (!board.moveList) main.append(list.el);
       go(0);
     })
     .catch((err) => {

@@ -167,7 +167,7 @@ function play(main, tableId, mine) {
   function statusLine(state) {
     if (state.status === "waiting") return t("waitingFor");
     if (state.status === "finished") return t("matchOver");
-    if (state.pause) return t("pausedLine"); // nobody moves until the next deal or round
+    if (state.pause) return t(state.pause.holds ? "pausedHolds" : "pausedLine"); // nobody moves now
     if (state.game === "candidate" && state.view && state.view.decision) {
       const decision = t(`decision_${state.view.decision}`);
       if (state.to_move === state.seat) return t("yourTurn", { decision });
