@@ -164,7 +164,8 @@ def test_candidate_summary_holds_until_every_person_present_continues_c13() -> N
     """Between Candidate deals the pause outlasts its time while a person present has
     not continued; a person who leaves no longer holds it, and bots never do."""
     table, now = person_and_bot_at_pause("c2", seed=1)
-    assert table.pause_holds and table.waiting_for() == [0]
+    assert table.pause_holds
+    assert table.waiting_for() == [0]
     assert table.snapshot(0, now)["pause"]["holds"] is True
     assert table.next_wakeup() is None  # nothing ends it by itself
     table.tick(now + 60.0)
@@ -174,7 +175,8 @@ def test_candidate_summary_holds_until_every_person_present_continues_c13() -> N
     assert not table.pause_holds
     table.tick(now + 60.0)
     assert table.paused_until is None
-    assert table.match is not None and table.match.segment() == 2
+    assert table.match is not None
+    assert table.match.segment() == 2
 
 
 def test_candidate_pause_ends_at_once_when_the_person_continues_c13() -> None:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
+from cardtable.games.base import MatchEvent
 from cardtable.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
@@ -48,7 +49,6 @@ from cardtable.server.protocol import (
     Update,
     Welcome,
 )
-from cardtable.games.base import MatchEvent
 from cardtable.table import Answer, MoveEntry, Source, Status, Table
 
 __all__ = [
@@ -189,9 +189,7 @@ class TableCore:
 
     def history(self) -> list[PastMove]:
         """The match's accepted moves so far: move texts are public in every game."""
-        return [
-            PastMove(seat=e.seat, move=e.move, source=e.source.value) for e in self.table.moves
-        ]
+        return [PastMove(seat=e.seat, move=e.move, source=e.source.value) for e in self.table.moves]
 
     def resync(
         self,

@@ -393,7 +393,9 @@ class Hub:
                 continue
             text = texts.get(peer.seat)
             if text is None:
-                text = texts[peer.seat] = live.core.update(event, peer.seat, now, shown).model_dump_json()
+                text = texts[peer.seat] = live.core.update(
+                    event, peer.seat, now, shown
+                ).model_dump_json()
             conn.send(text)
 
     # ------------------------------------------------------------------- moves

@@ -12,7 +12,8 @@ game's name.
 - ``GET /api/tables/{id}/summary`` — the replay summary (docs/records.md) of the match so
   far, as the game shows it on screen (public facts only);
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
-  every move and the move's events, with every hand (the game is over: the record shows them all anyway);
+  every move and the move's events, with every hand (the game is over: the record
+  shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}`` — the client's
   page, so its addresses (the invite links among them) can be opened and reloaded.
 """
@@ -197,9 +198,7 @@ def replay_steps(
     match = game.new_match(seed=seed, players=players, options=options)
     seats = range(match.seats)
 
-    def step(
-        seat: int | None, move: str | None, events: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+    def step(seat: int | None, move: str | None, events: list[dict[str, Any]]) -> dict[str, Any]:
         hands = [match.view(s).get("hand") for s in seats]
         return {
             "seat": seat,
