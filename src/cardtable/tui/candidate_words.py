@@ -87,9 +87,12 @@ class CandidateWords:
             key = "decision_play_from_hand"
         return tr(self.lang, key, name=self.seat_name(player))
 
-    def pause_text(self, view: Mapping[str, Any], seconds: float) -> str:
-        """The pause after a deal: when the next one starts, and Enter to go on now."""
+    def pause_text(self, view: Mapping[str, Any], seconds: float, *, holds: bool = False) -> str:
+        """The pause after a deal: when the next one starts, and Enter to go on now;
+        once its time is up and it waits for the person (C13), only Enter."""
         deal = view["deal_number"]
+        if holds and seconds <= 0:
+            return tr(self.lang, "cand_pause_holds", deal=deal - 1, next=deal)
         return tr(self.lang, "cand_pause", deal=deal - 1, next=deal, seconds=round(seconds))
 
     def event_line(self, event: Mapping[str, Any]) -> str:
