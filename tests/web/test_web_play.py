@@ -207,8 +207,10 @@ def test_move_list_fills_live_in_words_and_the_replay_captions_moves(
     page.context.close()
 
 
-def test_a_refused_card_says_why_in_ukrainian(web_server: WebServer, browser: Any) -> None:
-    page = open_page(browser, lang="uk")
+def test_a_refused_card_says_why_in_ukrainian(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    page = open_page(browser, lang="uk", phone=True)
     against_bot(web_server.base, page, seed=7)
 
     def has_refusable() -> bool:
@@ -225,6 +227,9 @@ def test_a_refused_card_says_why_in_ukrainian(web_server: WebServer, browser: An
     why = page.inner_text(".dock .why")
     assert "не можна зіграти" in why, why
     assert not any(ch in why for ch in "abcdefghijklmnopqrstuvwxyz"), f"all Ukrainian: {why}"
+    inside_viewport(page, ".dock .why")  # said where the phone player is looking
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / "candidate-refused-card-uk-phone.png"))
     assert name
     # The refusal changed nothing: the turn is still Ann's, with the same choices.
     assert legal(page)
