@@ -262,6 +262,9 @@ def test_disabled_buttons_look_disabled_and_counts_have_plurals(
             const out = [1, 2, 5].map((n) => t('cards', { n }));
             setLang('uk');
             out.push(...[1, 2, 5, 11, 21, 22].map((n) => t('cards', { n })));
+            out.push(t('mv_took', { name: 'Ann', cards: '9♣', n: 1 }));
+            setLang('en');
+            out.push(t('mv_took', { name: 'Ann', cards: '9♣', n: 1 }));
             return out;
         }"""
     )
@@ -275,6 +278,8 @@ def test_disabled_buttons_look_disabled_and_counts_have_plurals(
         "11 карт",
         "21 карта",
         "22 карти",
+        "Ann забирає 9♣: 1 очко",
+        "Ann takes 9♣: 1 point",
     ]
     page.context.close()
 

@@ -90,7 +90,7 @@ export function describeMove(game, entry, names) {
 export function describeEvents(game, entry, names) {
   const lines = [];
   for (const e of entry.events || []) {
-    if (e.type === "trick_taken") lines.push(t("mv_took", { name: names[e.player], cards: cards(e.cards), score: e.score }));
+    if (e.type === "trick_taken") lines.push(t("mv_took", { name: names[e.player], cards: cards(e.cards), n: e.score }));
     else if (e.type === "lobby_discarded") lines.push(t("mv_discarded", { card: cardText(e.cards[0]) }));
     else if (e.type === "deal_ended") lines.push(t("mv_dealEnded", { scores: scoresText(names, e.scores) }));
     else if (e.type === "round_end") lines.push(t("mv_roundEnded", { k: e.round, scores: scoresText(names, e.scores) }));
@@ -152,8 +152,7 @@ export class MoveList {
     if (this.game !== "candidate" && (entry.events || []).some((e) => e.type === "round_end" && e.round)) {
       const ended = entry.events.find((e) => e.type === "round_end");
       if (!(entry.events || []).some((e) => e.type === "match_end")) {
-        this.segment = ended.round;
-        this.segment += 1;
+        this.segment = ended.round + 1;
         this.heading(t("roundHeading", { k: this.segment }));
       }
     }
