@@ -239,6 +239,7 @@ export class CandidateBoard {
     );
 
     const before = this.motion ? this.positions() : null;
+    this.motion = false; // once per move: a redraw for a click moves nothing
     replaceKeepingFocus(
       this.el,
       h(
