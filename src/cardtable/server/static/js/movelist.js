@@ -105,7 +105,8 @@ export class MoveList {
     this.count = 0;
     this.segment = 0; // deals (Candidate) or rounds (Spy) begun so far
     this.items = []; // the <li> of each entry, by index
-    this.log = h("ol", { class: "moves", role: "log", "aria-live": "polite", "aria-label": t("moveList") });
+    // Focusable, so the keyboard can scroll a long list.
+    this.log = h("ol", { class: "moves", role: "log", "aria-live": "polite", "aria-label": t("moveList"), tabindex: "0" });
     this.empty = h("p", { class: "none" }, t("noMoves"));
     this.el = h("section", { class: "movelist", "aria-label": t("moveList") }, h("h3", {}, t("moveList")), this.empty, this.log);
   }
