@@ -6,7 +6,7 @@
 //   …redraw…
 //   slideFrom(newElement, from);           // after: the element slides in from `from`
 
-export const MOTION_MS = 220;
+export const MOTION_MS = 200;
 
 export function reducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -18,7 +18,7 @@ export function rectOf(el) {
 }
 
 /** Slide `el` from rectangle `from` to where it is; `delay` ms staggers a group (the
- * whole animation, delay included, stays within MOTION_MS + 30 ms). */
+ * whole animation, delay included, ends within MOTION_MS + 40 ms = 240 ms). */
 export function slideFrom(el, from, delay = 0) {
   if (!el || !from || !el.animate || reducedMotion()) return;
   const to = el.getBoundingClientRect();
