@@ -325,10 +325,8 @@ def test_sound_switch_is_remembered_and_cards_move_unless_reduced_motion(
         if moves:
             move_by_wire(page, quick_choice(moves))
     assert page.evaluate("window.cardtableMotions || 0") > 0, "cards moved"
-    durations = page.evaluate(
-        "() => document.getAnimations().map((a) => a.effect.getComputedTiming().endTime)"
-    )
-    assert all(d <= 250 for d in durations), durations
+    longest = page.evaluate("window.cardtableLongestMotion")
+    assert 0 < longest <= 250, longest
     switch.click()
     assert switch.get_attribute("aria-pressed") == "false"
     page.reload()

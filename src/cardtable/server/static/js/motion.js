@@ -27,12 +27,15 @@ export function slideFrom(el, from, delay = 0) {
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
   const wait = Math.min(delay, 80);
-  el.animate(
+  const animation = el.animate(
     [
       { transform: `translate(${dx}px, ${dy}px) scale(0.85)`, opacity: 0.4 },
       { transform: "none", opacity: 1 },
     ],
     { duration: MOTION_MS - wait / 2, delay: wait, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
   );
+  // For tests: how many cards moved, and the longest animation (ms, delay included).
   window.cardtableMotions = (window.cardtableMotions || 0) + 1;
+  const ends = animation.effect.getComputedTiming().endTime;
+  window.cardtableLongestMotion = Math.max(window.cardtableLongestMotion || 0, ends);
 }
