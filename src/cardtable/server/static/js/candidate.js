@@ -360,11 +360,12 @@ export class CandidateBoard {
         h("span", { class: "count" }, t("cards", { n })),
       );
     }
+    const moves = this.state.to_move === p && !this.state.pause; // nobody moves in a pause
     const clock = this.state.clocks ? h("span", { class: "clock sideclock", "data-seat": p, role: "timer", "aria-label": t("clock") }) : null;
     return h(
       "section",
-      { class: `side ${isMe ? "mine" : "theirs"} ${this.state.to_move === p ? "tomove" : ""}`, "aria-label": names[p], "data-side": p },
-      h("h2", { class: "sidename" }, names[p], this.state.to_move === p ? " ◀" : "", clock),
+      { class: `side ${isMe ? "mine" : "theirs"} ${moves ? "tomove" : ""}`, "aria-label": names[p], "data-side": p },
+      h("h2", { class: "sidename" }, names[p], moves ? " ◀" : "", clock),
       hand,
       h(
         "div",
