@@ -55,6 +55,7 @@ def test_the_host_keeps_every_open_seats_invite_on_the_waiting_page(
     base = web_server.base
     host = new_page(browser, share=True)
     table_id = create_in_lobby(host, base, "Ann", ["open", "open"])
+    host.locator("#created").screenshot(path=str(shots / "lobby-invites.png"))
     host.click("#created button[data-seat='0']")
     host.wait_for_selector("#main[data-status=waiting]")
     panel = host.wait_for_selector(".waitinvites:not([hidden])")
@@ -66,7 +67,7 @@ def test_the_host_keeps_every_open_seats_invite_on_the_waiting_page(
     assert host.locator(".waitinvites li[data-invite-seat='1']").count() == 1
     # No "share the links" line anywhere without the links themselves.
     assert "share the invite links" not in host.inner_text("#main")
-    assert "open seats 1" in host.inner_text("#turn-status")
+    assert "seats still open: 1" in host.inner_text("#turn-status")
     host.click(".waitinvites button[data-action=copy]")
     host.wait_for_function(
         "() => document.querySelector('.waitinvites [data-action=copy]').textContent === 'Copied'"
@@ -152,7 +153,8 @@ def test_the_join_field_takes_links_and_codes_and_says_what_is_wrong(
     assert "жоден стіл і жодне вільне місце не має коду 'abcdefghijkl'" in toast
     assert uk.url == base + "/"
     uk.screenshot(path=str(shots / "lobby-bad-code-uk.png"))
-    assert page.page_errors == [] and uk.page_errors == []
+    assert page.page_errors == []
+    assert uk.page_errors == []
 
 
 def test_seat_choices_survive_a_new_player_count_and_open_tables_leave_out_finished_ones(
@@ -223,7 +225,8 @@ def test_unknown_addresses_are_one_page_in_the_apps_style(
         assert uk.locator(".banner:not([hidden])").count() == 0
         assert uk.locator("[data-missing]").count() == 1
     uk.screenshot(path=str(shots / "no-table-phone-uk.png"))
-    assert page.page_errors == [] and uk.page_errors == []
+    assert page.page_errors == []
+    assert uk.page_errors == []
 
 
 def test_everyone_at_a_finished_table_is_offered_the_next_game_in_one_click(
@@ -262,8 +265,11 @@ def test_everyone_at_a_finished_table_is_offered_the_next_game_in_one_click(
     assert new_id != table_id
     # Bob hears of it on his page and takes his seat in one click.
     offer = bob.wait_for_selector(".nextoffer").inner_text()
-    assert "Ann" in offer and "Раунди 2" in offer
+    assert "Ann" in offer
+    assert "Раунди 2" in offer
     bob.screenshot(path=str(shots / "next-game-offer-phone-uk.png"))
+    watcher.wait_for_selector(".nextoffer")
+    watcher.screenshot(path=str(shots / "next-game-offer.png"))
     assert "Ann" in watcher.wait_for_selector(".nextoffer").inner_text()
     bob.click(".nextgame [data-action=join-next]")
     bob.wait_for_url(f"{base}/play/{new_id}")

@@ -171,8 +171,9 @@ const WORDS = {
     // lobby codes, invites on the waiting page, the next game, missing pages
     codeHelp: "Paste an invite link, or a code: an invite code (to take its seat) or a table's id (to watch it).",
     err_bad_link: "That link does not lead to a table of this server.",
+    err_code: "Cannot join: {detail}.",
     err_bad_code: "“{code}” is neither a link nor a code: a code is a table's id or an invite code, made of letters, digits, - and _.",
-    waitingSeats: "Waiting for players: open seats {n}.",
+    waitingSeats: "Waiting for players (seats still open: {n}).",
     inviteHeading: "Invite players",
     inviteHelp: "Send each person the link of their seat. The game starts when every seat is taken.",
     share: "Share",
@@ -358,8 +359,9 @@ const WORDS = {
     // коди в лобі, запрошення на сторінці очікування, наступна гра, відсутні сторінки
     codeHelp: "Вставте посилання-запрошення або код: код запрошення (щоб сісти на його місце) чи номер столу (щоб дивитися).",
     err_bad_link: "Це посилання не веде до столу на цьому сервері.",
+    err_code: "Не вдалося приєднатися: {detail}.",
     err_bad_code: "«{code}» — не посилання і не код: код — це номер столу або код запрошення з латинських літер, цифр, - та _.",
-    waitingSeats: "Чекаємо на гравців: вільних місць {n}.",
+    waitingSeats: "Чекаємо на гравців (вільних місць: {n}).",
     inviteHeading: "Запросіть гравців",
     inviteHelp: "Надішліть кожному посилання на його місце. Гра почнеться, щойно всі місця буде зайнято.",
     share: "Поділитися",

@@ -295,7 +295,7 @@ async function destination(text) {
     if (found.table.status === "finished") return `/replay/${id}`;
     return savedSeat(id) ? `/play/${id}` : `/watch/${id}`;
   } catch (err) {
-    toast(t("err_join", { detail: await apiErrorText(err) }));
+    toast(t("err_code", { detail: await apiErrorText(err) }));
     return null;
   }
 }

@@ -49,7 +49,7 @@ export function nextGame(tableId, mine) {
     const fitting = Object.keys(GAME_SEATS).filter((g) => GAME_SEATS[g][0] <= seats && seats <= GAME_SEATS[g][1]);
     const game = h("select", { name: "nextgame" }, fitting.map((g) => h("option", { value: g, selected: g === state.game }, t(g))));
     const fields = h("fieldset", { class: "options" });
-    const drawFields = () => fields.replaceChildren(h("legend", {}, t("game")), ...optionFields(game.value));
+    const drawFields = () => fields.replaceChildren(...optionFields(game.value));
     game.addEventListener("change", drawFields);
     drawFields();
     const cancel = h("button", { type: "button" }, t("cancel"));
@@ -95,6 +95,8 @@ export function nextGame(tableId, mine) {
     }
     el.replaceChildren(h("p", { class: "nextoffer", role: "status" }, what), action);
     announce(what);
+    // Announced just now (not found on a reload): bring the offer into view.
+    if (asker !== null) el.scrollIntoView({ block: "center" });
   }
 
   function draw(state) {
