@@ -92,8 +92,10 @@ async def code_target(
     neither, 409 for the invite of a seat already taken."""
     table, seat = hub.find_code(code)
     if table is not None:
-        target = "table" if seat is None else "invite"
-        return CodeTarget(target=target, table=TableInfo(**table.info()), seat=seat)
+        info = TableInfo(**table.info())
+        if seat is None:
+            return CodeTarget(target="table", table=info, seat=None)
+        return CodeTarget(target="invite", table=info, seat=seat)
     row = await hub.storage.aread(lambda s: Storage.finished_table(s, code))
     if row is None:
         raise HTTPException(
