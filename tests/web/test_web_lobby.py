@@ -216,7 +216,12 @@ def test_unknown_addresses_are_one_page_in_the_apps_style(
     assert page.locator("header nav a").count() >= 1
     page.screenshot(path=str(shots / "not-found.png"))
     uk = new_page(browser, lang="uk", phone=True)
-    for address in ("/play/nosuchtable1", "/play/nosuchtable1?invite=abcdabcdabcdabcd", "/watch/x"):
+    for address in (
+        "/play/nosuchtable1",
+        "/play/nosuchtable1?invite=abcdabcdabcdabcd",
+        "/watch/x",
+        "/replay/nosuchtable1",
+    ):
         uk.goto(base + address)
         uk.wait_for_selector("[data-missing]")
         time.sleep(0.5)  # the WebSocket's refusal has arrived by now
