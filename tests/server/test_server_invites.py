@@ -4,7 +4,7 @@ everyone at it."""
 
 from __future__ import annotations
 
-from server_helpers import Api, ServerThread, clients
+from server_helpers import Api, ServerThread, clients, play_first_moves
 
 
 def test_only_the_creator_gets_the_open_seats_invites_until_each_is_taken(api: Api) -> None:
@@ -64,14 +64,8 @@ def test_a_code_is_a_table_id_or_an_open_seats_invite(api: Api) -> None:
 def test_open_tables_never_list_a_finished_game(fake_server: ServerThread, api: Api) -> None:
     table_id, tokens = api.seat_players("fake", ["Una", "Vic"], options={"hand": 1})
     waiting = api.create("fake", [{"type": "open"}, {"type": "open"}])["table"]["id"]
-    with clients(fake_server.base, table_id, tokens) as (una, vic):
-        una.hello()
-        vic.hello()
-        assert una.state is not None
-        una.move(una.state["legal_moves"][0])
-        vic.drain()
-        assert vic.state is not None
-        vic.move(vic.state["legal_moves"][0])
+    with clients(fake_server.base, table_id, tokens) as players:
+        play_first_moves(players)
         assert api.table(table_id)["status"] == "finished"
         assert table_id in fake_server.app.state.hub.tables  # still in memory
         live = {t["id"]: t["status"] for t in api.http.get("/api/tables").json()}
