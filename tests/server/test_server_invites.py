@@ -86,7 +86,12 @@ def test_a_new_game_with_the_same_seats_is_announced_to_the_old_table(
             assert client.state is not None
             client.move(client.state["legal_moves"][0])
         rita.wait_for(lambda m: m.get("state", {}).get("status") == "finished", timeout=20)
-        # Sam asks for a new game with other options; the server deals it (no seed asked).
+        # The deal is the server's: a client cannot name a seed.
+        seeded = api.http.post(
+            f"/api/tables/{table_id}/rematch", json={"token": tokens[1], "seed": 7}
+        )
+        assert seeded.status_code == 422
+        # Sam asks for a new game with other options; the server deals it.
         first = api.http.post(
             f"/api/tables/{table_id}/rematch",
             json={"token": tokens[1], "game": "fake", "options": {"hand": 2}},

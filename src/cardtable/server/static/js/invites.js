@@ -3,7 +3,7 @@
 // until every seat is taken (a reload asks the server again with the host token).
 
 import { api, hostToken, saveSeat, savedName } from "./api.js";
-import { h, toast } from "./dom.js";
+import { announce, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { navigate } from "./main.js";
 import { refusalText } from "./messages.js";
@@ -45,6 +45,7 @@ export function inviteList(tableId, game, invites, { take = true } = {}) {
     copy.addEventListener("click", async () => {
       if (await copyText(url, input)) {
         copy.textContent = t("copied");
+        announce(t("copied"));
       } else {
         toast(t("copyFailed"));
       }
