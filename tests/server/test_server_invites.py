@@ -91,6 +91,12 @@ def test_a_new_game_with_the_same_seats_is_announced_to_the_old_table(
             f"/api/tables/{table_id}/rematch", json={"token": tokens[1], "seed": 7}
         )
         assert seeded.status_code == 422
+        unknown = api.http.post(
+            f"/api/tables/{table_id}/rematch", json={"token": tokens[1], "game": "chess"}
+        )
+        assert unknown.status_code == 422
+        assert unknown.json()["detail"]["code"] == "unknown_game"
+        assert api.table(table_id)["rematch"] is None
         # Sam asks for a new game with other options; the server deals it.
         first = api.http.post(
             f"/api/tables/{table_id}/rematch",
