@@ -4,7 +4,10 @@ everyone at it."""
 
 from __future__ import annotations
 
+from server_fakegame import fake_games
 from server_helpers import Api, ServerThread, clients, play_first_moves
+
+from cardtable.table import Status, Table, hash_token
 
 
 def test_only_the_creator_gets_the_open_seats_invites_until_each_is_taken(api: Api) -> None:
@@ -123,3 +126,36 @@ def test_a_new_game_with_the_same_seats_is_announced_to_the_old_table(
     refused = api.http.post(f"/api/tables/{bad[0]}/rematch", json={"token": bad[1][0]})
     assert refused.status_code == 409
     assert refused.json()["detail"]["code"] == "not_finished"
+
+
+def test_the_host_token_is_stored_only_as_its_digest_and_survives_a_restart() -> None:
+    game = fake_games()["fake"]
+    table = Table.create(
+        table_id="t1",
+        game=game,
+        options={},
+        seed=1,
+        bot_levels=[None, None],
+        invites=["a" * 16, "b" * 16],
+    )
+    table.host_hash = hash_token("h" * 24)
+    meta = table.meta()
+    assert "h" * 24 not in str(meta)
+    restored = Table.restore(
+        table_id="t1",
+        game=game,
+        options=table.options,
+        seed=1,
+        time_control=None,
+        rated=True,
+        status=Status.WAITING,
+        version=table.version,
+        meta=meta,
+        moves=[],
+        rematch_of=None,
+        now=0.0,
+    )
+    assert restored.is_host("h" * 24)
+    assert not restored.is_host("x" * 24)
+    assert not restored.is_host(None)
+    assert restored.open_invites() == [(0, "a" * 16), (1, "b" * 16)]
