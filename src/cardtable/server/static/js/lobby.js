@@ -2,7 +2,7 @@
 // games. The games' option fields live here too (the next game with the same seats asks
 // for them again, nextgame.js).
 
-import { api, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
+import { api, hostToken, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
@@ -120,7 +120,14 @@ function tableList(tables, which) {
           "span",
           { class: "rowactions" },
           which === "live"
-            ? h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch"))
+            ? [
+                // A table this browser sits at or created: back to its page (the
+                // creator finds the open seats' invites there).
+                savedSeat(table.id) || hostToken(table.id)
+                  ? h("a", { href: `/play/${table.id}`, "data-nav": "", class: "button primary", "data-action": "mine" }, t("yourTable"))
+                  : null,
+                h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch")),
+              ]
             : [
                 h("a", { href: `/replay/${table.id}`, "data-nav": "", class: "button" }, t("replay")),
                 h("a", { href: api.recordUrl(table.id), class: "button", download: "" }, t("record")),
