@@ -106,6 +106,8 @@ def test_the_host_keeps_every_open_seats_invite_on_the_waiting_page(
     phone_host.screenshot(path=str(shots / "waiting-invites-phone-uk.png"))
     # Back in the lobby, the host's table leads back to its waiting page.
     host.goto(base + "/")
+    host.wait_for_selector(f"li[data-table='{table_id}'] [data-action=mine]")
+    host.screenshot(path=str(shots / "lobby-your-table.png"))
     host.click(f"li[data-table='{table_id}'] [data-action=mine]")
     host.wait_for_selector(".waitinvites:not([hidden]) .invite-link")
     # The invited person takes the seat: the invite leaves the host's page, the game starts.

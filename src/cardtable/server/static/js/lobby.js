@@ -165,7 +165,7 @@ function createForm(created) {
     count.max = hi;
     count.disabled = lo === hi;
     count.value = Math.min(hi, Math.max(lo, Number(count.value) || lo));
-    fill(options, h("legend", {}, t("game")), optionFields(game.value));
+    fill(options, h("legend", {}, t("gameOptions")), optionFields(game.value));
     drawSeats();
   }
 
