@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spy_bot_helpers import assert_blind_to_hidden_cards
+from spy_bot_helpers import assert_blind_to_hidden_cards, seat_at_deal
 from takeover_helpers import SPY_STYLES, Walk, spy_random_move, take_over
 from typer.testing import CliRunner
 
@@ -32,10 +32,6 @@ from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.cli import app as cli_app
 from cardtable.games.spy.actions import CALL, OPEN_POINTS, PLACE_POINTS, RESIGN, TURN
-from cardtable.games.spy.deal import deal_cards
-from cardtable.games.spy.info import SpyTracker
-from cardtable.games.spy.position import Position
-from cardtable.games.spy.views import SeatWindow
 
 UNIFORM = [(rank, 1 / RANKS) for rank in range(RANKS)]
 
@@ -103,17 +99,11 @@ def test_registered_and_the_hard_level() -> None:
     assert bot.planner.budget.iterations == 8
 
 
-def _opening(seed: int) -> tuple[Position, SpyTracker]:
-    cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
-    pos = Position.deal(0, cards[0])
-    return pos, SpyTracker(SeatWindow(pos))
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_choice_is_the_move_of_fewest_expected_moves_s4_s5(seed: int) -> None:
     """While the deck is unknown the move is the table's best, weighted by the seat's
     unseen ranks (never the hidden cards themselves), and the analysis agrees."""
-    pos, tracker = _opening(seed)
+    pos, tracker = seat_at_deal(seed)
     info = tracker.info(pos.legal)
     bot = ModelBot(seed)
     costs = bot.move_costs(info)
@@ -127,7 +117,7 @@ def test_choice_is_the_move_of_fewest_expected_moves_s4_s5(seed: int) -> None:
 
 def test_planner_takes_over_once_the_deck_is_known_s9() -> None:
     """After the waste has been turned over the deck is known: the planner decides."""
-    pos, tracker = _opening(5)
+    pos, tracker = seat_at_deal(5)
     while True:
         info = tracker.info(pos.legal)
         if info.deck is not None or CALL in info.locals or info.blocked:
@@ -149,7 +139,7 @@ def test_model_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int) -> None
 
 @pytest.mark.parametrize("seed", range(6))
 def test_model_races_to_the_call_never_shorter_than_the_oracle(seed: int) -> None:
-    pos, _ = _opening(seed)
+    pos, _ = seat_at_deal(seed)
     race = solo_race(ModelBot(seed, iterations=4), pos)
     best = OracleBot().race(pos)
     assert race.called
