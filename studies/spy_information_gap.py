@@ -48,7 +48,7 @@ import typer
 
 from cardtable.arena.analysis import gap_interval
 from cardtable.bots.spy_common import solo_race
-from cardtable.bots.spy_model import HIDDEN, NO_CARD, RANKS, TOP_INDEX, ModelBot, solve_values
+from cardtable.bots.spy_model import ModelBot, solve_values, state_index
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.games.spy.deal import deal_cards
@@ -65,9 +65,7 @@ class _Exact:
         self.value = value
 
     def __call__(self, tops: Sequence[int], points: int, hidden: int, waste: int | None) -> float:
-        index = TOP_INDEX[tuple(sorted((t - points) % RANKS for t in tops))]
-        shown = NO_CARD if waste is None else (waste - points) % RANKS
-        return self.value[(index * HIDDEN + hidden) * (RANKS + 1) + shown]
+        return self.value[state_index(tops, points, hidden, waste)]
 
 
 _VALUE: list[float] = []

@@ -73,6 +73,7 @@ __all__ = [
     "model_value",
     "model_values",
     "solve_values",
+    "state_index",
 ]
 
 RANKS = 13
@@ -98,8 +99,8 @@ _TABLE = "spy_model_values.xz"
 
 @lru_cache(maxsize=1)
 def model_values() -> array[int]:
-    """The shipped table, read once per process: ``values[(tops * HIDDEN + hidden) *
-    14 + waste]`` in 1/:data:`SCALE` moves (use :func:`model_value`)."""
+    """The shipped table, read once per process, in 1/:data:`SCALE` moves, indexed by
+    :func:`state_index` (:func:`model_value` reads it)."""
     data = lzma.decompress(resources.files(__package__).joinpath(_TABLE).read_bytes())
     values = array("H")
     values.frombytes(data)
@@ -110,13 +111,19 @@ def model_values() -> array[int]:
     return values
 
 
-def model_value(tops: Sequence[int], points: int, hidden: int, waste: int | None) -> float:
-    """The model's fewest expected moves to the call (the call included) with pile-top
-    ranks ``tops``, points top rank ``points``, ``hidden`` points cards under it and
-    waste top rank ``waste`` (None: no waste card)."""
+def state_index(tops: Sequence[int], points: int, hidden: int, waste: int | None) -> int:
+    """Where the table keeps the state with pile-top ranks ``tops``, points top rank
+    ``points``, ``hidden`` points cards under it and waste top rank ``waste`` (None: no
+    waste card): every rank rotated with the points top to 0 (S6)."""
     index = TOP_INDEX[tuple(sorted((t - points) % RANKS for t in tops))]
     shown = NO_CARD if waste is None else (waste - points) % RANKS
-    return model_values()[(index * HIDDEN + hidden) * (RANKS + 1) + shown] / SCALE
+    return (index * HIDDEN + hidden) * (RANKS + 1) + shown
+
+
+def model_value(tops: Sequence[int], points: int, hidden: int, waste: int | None) -> float:
+    """The model's fewest expected moves to the call (the call included) in the state
+    of :func:`state_index`."""
+    return model_values()[state_index(tops, points, hidden, waste)] / SCALE
 
 
 def model_move_costs(
