@@ -9,7 +9,7 @@ points card is then a random rank), place or open with the waste top (the waste 
 shows nothing the model remembers), turn (the waste top becomes a random rank). Every
 move costs one; the call ends the race. Ranks are cyclic (S6), so a state is stored up
 to rotation, with the points top at rank 0: 26,572 sets of pile tops × 5 × 14 =
-1,860,040 states. Value iteration (:func:`solve_values`, numpy, about 80 s on one core)
+1,860,040 states. Value iteration (:func:`solve_values`, numpy, a few minutes: docs/bots.md)
 gives each state's fewest expected moves to the call, the call included.
 
 The values ship with the package (``spy_model_values.xz``: each value rounded to
