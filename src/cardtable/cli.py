@@ -347,7 +347,7 @@ def analyse(
     players: Annotated[int, typer.Option(help="Spy: number of players (2-8).")] = 2,
     bots: Annotated[
         str, typer.Option(help="Bots to race beside the oracle, comma separated.")
-    ] = "planner,greedy,random",
+    ] = "model,planner,greedy,random",
     option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     deals: Annotated[
