@@ -21,6 +21,8 @@ CANDIDATE = find_game("candidate")
 
 
 def spy_table(*, bots: tuple[str | None, ...] = (None, "easy"), rounds: int = 2, **kw) -> Table:
+    """A Spy table whose people have joined; without a start count unless ``pacing`` has one."""
+    kw.setdefault("pacing", Pacing(start_count=0.0))
     table = Table.create(
         table_id="t1",
         game=SPY,
@@ -45,7 +47,7 @@ def end_spy_round(table: Table, now: float) -> None:
 
 
 def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
-    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0, start_count=0.0))
     end_spy_round(table, now=10.0)
     assert table.status is Status.PLAYING
     assert table.paused_until == pytest.approx(18.0)
@@ -55,7 +57,17 @@ def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
     assert refused.message_id == "table.paused_round"
     assert refused.params == {"seconds": 7}
     assert table.legal_moves(0) == []
-    assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": []}
+    assert table.snapshot(0, 12.0)["pause"] == {
+        "seconds": 6.0,
+        "ready": [],
+        "segment": {
+            "number": 1,
+            "scores": [0, 0],
+            "totals": [0, 0],
+            "ending": "resigned",  # S13: everyone left the round
+            "ended_by": None,
+        },
+    }
     assert table.next_wakeup() == pytest.approx(18.0)
     table.tick(18.0)
     assert table.paused_until is None
@@ -73,7 +85,7 @@ def test_pause_ends_when_every_person_is_ready() -> None:
 
 
 def test_bots_wait_out_the_pause_then_move_at_their_pace() -> None:
-    table = spy_table(bots=(None, "hard"), pacing=Pacing(segment_pause=5.0))
+    table = spy_table(bots=(None, "hard"), pacing=Pacing(segment_pause=5.0, start_count=0.0))
     due = table.next_wakeup()
     assert due is not None
     assert 0 < due < 5
@@ -165,7 +177,7 @@ def test_every_table_refusal_has_a_message_in_both_languages() -> None:
     from cardtable.messages import render
     from cardtable.table import TableError
 
-    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0, start_count=0.0))
     answers = [
         table.submit(0, "turn", version=table.version + 5, move_id=None, now=1.0),
         table.submit(0, "1 turn", version=None, move_id=None, now=1.0),

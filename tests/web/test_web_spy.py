@@ -29,6 +29,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
             level_speeds={"easy": 0.25, "medium": 0.25, "hard": 0.25},
             turn_delay=0.05,
             segment_pause=0.0,
+            start_count=0.0,
         ),
         keep_finished_seconds=60.0,
     )

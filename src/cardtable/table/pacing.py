@@ -80,9 +80,11 @@ class Pacing:
     #: Seconds a turn-based bot waits before its move.
     turn_delay: float = 0.4
     #: Seconds a table pauses after a deal or round, unless every person is ready sooner.
-    segment_pause: float = 8.0
+    segment_pause: float = 15.0
     #: Spread of race move times (see :data:`MOVE_TIME_SIGMA`).
     sigma: float = MOVE_TIME_SIGMA
+    #: Seconds of the 3-2-1 count before each race round, so everyone starts together.
+    start_count: float = 3.0
 
     def speed_of(self, level: str) -> float:
         """Moves per second of a bot of ``level`` (a level of :data:`LEVEL_SPEEDS`, or any
