@@ -149,9 +149,9 @@ def test_candidate_pauses_between_deals_c13() -> None:
 
 def test_race_bot_speeds_come_from_one_table() -> None:
     pacing = Pacing()
-    assert pacing.speed_of("easy") == parse_speed("slow")
-    assert pacing.speed_of("medium") == parse_speed("steady")
-    assert pacing.speed_of("hard") == parse_speed("quick")
+    assert pacing.speed_of("easy") == parse_speed("gentle")
+    assert pacing.speed_of("medium") == parse_speed("slow")
+    assert pacing.speed_of("hard") == parse_speed("steady")
     rng = random.Random(7)
     times = [pacing.move_time(2.0, rng) for _ in range(4000)]
     assert sum(times) / len(times) == pytest.approx(0.5, rel=0.05)  # mean 1 / speed

@@ -52,12 +52,13 @@ def test_both_players_see_the_pause_and_ready_ends_it(
         page.wait_for_selector(".pausepanel:not([hidden])")
     panel = ann.inner_text(".pausepanel")
     assert "Round 1 is over" in panel
-    assert "Nobody finished" in panel
+    assert "Everyone left the round: nobody wins it" in panel  # the table's account, S13
     assert "The next round starts in" in panel
     assert ann.locator(".pausepanel button[data-key='ready']").inner_text() == "Ready"
     ukrainian = bob.inner_text(".pausepanel")
     assert "Раунд 1 завершено" in ukrainian
     assert "Наступний раунд через" in ukrainian
+    assert "Усі вийшли з раунду: переможця немає" in ukrainian
     assert bob.locator(".pausepanel button[data-key='ready']").inner_text() == "Продовжити"
     assert bob.get_attribute(".board.spy", "data-legal") == "[]"  # no moves in the pause
     ann.screenshot(path=str(shots / "spy-pause.png"), full_page=True)

@@ -110,7 +110,7 @@ def test_spy_race_against_a_bot_to_the_call(
     assert used["click"]
     assert used["drag"]
     assert used["keys"]
-    assert "called first" in page.inner_text(".roundscores")
+    assert "called «finished» first" in page.inner_text(".roundscores")
     page.screenshot(path=str(shots / "spy-finished.png"), full_page=True)
     assert errors == []
     context.close()

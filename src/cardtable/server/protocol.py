@@ -153,6 +153,9 @@ class State(BaseModel):
     )
     count: Count | None = Field(default=None, description="While a race's start count runs.")
     race: Race | None = Field(default=None, description="A race's times (null: turn-based).")
+    segments: list[Segment] = Field(
+        default_factory=list, description="How each finished deal or round ended."
+    )
     result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
 

@@ -646,6 +646,7 @@ class Table:
             if self.counting_until is None
             else {"seconds": max(0.0, round(self.counting_until - now, 1))},
             "race": self.race(now),
+            "segments": [s.to_dict() for s in match.segment_results()] if match else [],
             "result": match.result().to_dict()
             if match is not None and self.status is Status.FINISHED
             else None,
