@@ -170,6 +170,12 @@ export class SpyBoard {
       if (list) list.replaceWith(this.shortcuts());
     }
     const digit = /^(Digit|Numpad)([1-6])$/.exec(code);
+    if (this.state.count && (digit || /^(Key[PWNOTC]|Space)$/.test(code))) {
+      // The race has not started: say so rather than doing nothing (S17).
+      toast(t("err_counting"), "info", 1500);
+      event.preventDefault();
+      return;
+    }
     let done = true;
     if (code === "KeyP") this.pick("points");
     else if (code === "KeyW") this.pick("waste");
