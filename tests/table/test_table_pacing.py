@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from table_helpers import spy_table
 
 from cardtable.errors import BadOptions
 from cardtable.games.registry import find_game
@@ -18,25 +19,6 @@ from cardtable.table import Pacing, Source, Status, Table, TimeControl, parse_sp
 
 SPY = find_game("spy")
 CANDIDATE = find_game("candidate")
-
-
-def spy_table(*, bots: tuple[str | None, ...] = (None, "easy"), rounds: int = 2, **kw) -> Table:
-    """A Spy table whose people have joined; without a start count unless ``pacing`` has one."""
-    kw.setdefault("pacing", Pacing(start_count=0.0))
-    table = Table.create(
-        table_id="t1",
-        game=SPY,
-        options={"rounds": rounds},
-        seed=5,
-        bot_levels=list(bots),
-        invites=[f"inv{i}" for i in range(len(bots))],
-        **kw,
-    )
-    for i, level in enumerate(bots):
-        if level is None:
-            table.join(f"inv{i}", f"P{i}", f"tok{i}", now=0.0)
-            table.set_connected(i, True)
-    return table
 
 
 def end_spy_round(table: Table, now: float) -> None:

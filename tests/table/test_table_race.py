@@ -10,6 +10,7 @@ the round ended.
 from __future__ import annotations
 
 import pytest
+from table_helpers import spy_table
 
 from cardtable.games.registry import find_game
 from cardtable.messages import render
@@ -21,20 +22,7 @@ CANDIDATE = find_game("candidate")
 
 def race_table(bots: tuple[str | None, ...] = (None, None), **kw: object) -> Table:
     """A two-round Spy table whose people join at time 0 (the count starts then)."""
-    table = Table.create(
-        table_id="r1",
-        game=SPY,
-        options={"rounds": 2},
-        seed=5,
-        bot_levels=list(bots),
-        invites=[f"inv{i}" for i in range(len(bots))],
-        **kw,  # type: ignore[arg-type]
-    )
-    for i, level in enumerate(bots):
-        if level is None:
-            table.join(f"inv{i}", f"P{i}", f"tok{i}", now=0.0)
-            table.set_connected(i, True)
-    return table
+    return spy_table(bots=bots, rounds=2, **kw)
 
 
 def test_the_race_starts_after_a_shared_count_s17() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import WebServer, create_table, join_as
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -24,22 +24,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     server.stop()
 
 
-def join(browser: Any, base: str, link: str, name: str, lang: str, phone: bool) -> Any:
-    size = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 900}
-    context = browser.new_context(viewport=size, is_mobile=phone)
-    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
-    page = context.new_page()
-    join_by_invite(page, base, link, name)
-    return page
-
-
 def test_both_players_see_the_pause_and_ready_ends_it(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
     base = web_server.base
     created = create_table(base, "spy", {"rounds": 2}, [{"type": "open"}, {"type": "open"}], seed=5)
-    ann = join(browser, base, created["invites"][0]["link"], "Ann", "en", phone=False)
-    bob = join(browser, base, created["invites"][1]["link"], "Bob", "uk", phone=True)
+    ann = join_as(browser, base, created["invites"][0]["link"], "Ann", lang="en", phone=False)
+    bob = join_as(browser, base, created["invites"][1]["link"], "Bob", lang="uk", phone=True)
     errors: list[str] = []
     for page in (ann, bob):
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import WebServer, create_table, join_as
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -29,15 +29,6 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
     yield server
     server.stop()
-
-
-def join(browser: Any, base: str, link: str, name: str, lang: str, phone: bool) -> Any:
-    size = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 900}
-    context = browser.new_context(viewport=size, is_mobile=phone)
-    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
-    page = context.new_page()
-    join_by_invite(page, base, link, name)
-    return page
 
 
 def legal(page: Any) -> str:
@@ -82,10 +73,10 @@ def test_spy_race_flow_in_two_browsers_s17(
     base = web_server.base
     created = create_table(base, "spy", {"rounds": 2}, [{"type": "open"}, {"type": "open"}], seed=5)
     table_id = created["table"]["id"]
-    ann = join(browser, base, created["invites"][0]["link"], "Ann", "en", phone=False)
+    ann = join_as(browser, base, created["invites"][0]["link"], "Ann", lang="en", phone=False)
     errors: list[str] = []
     ann.on("pageerror", lambda exc: errors.append(str(exc)))
-    bob = join(browser, base, created["invites"][1]["link"], "Bob", "uk", phone=True)
+    bob = join_as(browser, base, created["invites"][1]["link"], "Bob", lang="uk", phone=True)
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
 
     # The count: both see it, nobody may move until it ends.
