@@ -125,6 +125,11 @@ def test_candidate_pauses_between_deals_c13() -> None:
         now += 0.01
     assert table.match is not None
     assert table.match.segment() == 2
+    segment = table.snapshot(None, now)["pause"]["segment"]  # the deal just over (C13)
+    assert segment["number"] == 1
+    assert segment["ending"] == "played"
+    assert segment["ended_by"] is None
+    assert segment["totals"] == segment["scores"]
     assert table.due_bots(now + 3.9) == []
     assert table.due_bots(now + 4.0) != []
 

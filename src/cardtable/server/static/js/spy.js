@@ -84,7 +84,10 @@ export class SpyBoard {
     if (this.source && !this.sourcePlayable(this.source)) this.source = null;
     if (this.hint && !this.moves.has(this.hint)) this.hint = null;
     const event = message && message.type === "update" ? message.event : null;
-    if (event && event.type === "go") announce(t("raceGo"));
+    if (event && event.type === "go") {
+      if (this.counted !== t("raceGo")) announce(t("raceGo")); // said once, by whichever comes first
+      this.counted = null;
+    }
     if (event && event.type === "move" && this.moveList) {
       this.moveList.add({ seat: event.seat, move: event.move, source: event.source, round: state.view.round, time: this.raceSeconds() });
     }
