@@ -101,10 +101,12 @@ export class SpyBoard {
     return Math.max(0, count.seconds - (performance.now() - this.received) / 1000);
   }
 
-  /** The race time the server keeps, carried on locally while the race runs. */
+  /** The race time the server keeps, carried on locally while the race runs; once the
+   * match is over, every round's together. */
   raceSeconds() {
     const state = this.state;
     if (!state || !state.race) return 0;
+    if (state.status === "finished") return state.race.times.reduce((a, b) => a + b, 0);
     const running = state.status === "playing" && !state.pause && !state.count;
     return state.race.elapsed + (running ? (performance.now() - this.received) / 1000 : 0);
   }
@@ -238,7 +240,7 @@ export class SpyBoard {
   tick() {
     if (!this.state) return;
     const el = this.el.querySelector(".racetime");
-    if (el) el.textContent = `${t("raceTime")}: ${clockText(this.raceSeconds())}`;
+    if (el) el.textContent = `${this.raceLabel()}: ${clockText(this.raceSeconds())}`;
     const count = this.el.querySelector(".startcount");
     const left = this.countLeft();
     if (count && left !== null) {
@@ -250,6 +252,10 @@ export class SpyBoard {
         this.counted = text;
       }
     }
+  }
+
+  raceLabel() {
+    return t(this.state.status === "finished" ? "raceTimeAll" : "raceTime");
   }
 
   /** The 3-2-1 count before the race: one big number, the same for every player. */
@@ -277,7 +283,7 @@ export class SpyBoard {
         "div",
         { class: "dealinfo" },
         h("strong", {}, over ? t("matchOver") : t("roundOf", { k: view.round, n: view.rounds })),
-        h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${t("raceTime")}: ${clockText(this.raceSeconds())}`),
+        h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
       ),
       this.startCount(),
       mine ? this.myArea(mine) : null,
