@@ -283,7 +283,8 @@ export class SpyBoard {
         "div",
         { class: "dealinfo" },
         h("strong", {}, over ? t("matchOver") : t("roundOf", { k: view.round, n: view.rounds })),
-        h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
+        // In the pause the next round is dealt but not raced: the panel says how long the last one took.
+        state.pause ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
       ),
       this.startCount(),
       mine ? this.myArea(mine) : null,
