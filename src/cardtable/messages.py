@@ -634,6 +634,15 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "a message may be at most {limit} bytes",
         "uk": "повідомлення може мати щонайбільше {limit} байтів",
     },
+    # -- lobby codes, invites and the next game (server/routes/tables.py) ------------
+    "server.no_code": {
+        "en": "no table and no open seat has the code {code!r}",
+        "uk": "жоден стіл і жодне вільне місце не має коду {code!r}",
+    },
+    "server.not_host": {
+        "en": "only the table's creator may see its invites",
+        "uk": "запрошення столу бачить лише той, хто його створив",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

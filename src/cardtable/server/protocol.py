@@ -165,6 +165,7 @@ class Event(BaseModel):
     from the message's own)."""
 
     type: Literal["join", "start", "move", "seat", "rematch", "ready", "resume", "go"]
+    #: The seat that joined, moved or changed; for ``rematch`` the one who asked for it.
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None
@@ -305,10 +306,38 @@ class Invite(BaseModel):
 
 
 class Created(BaseModel):
-    """A new table and the invites of its open seats."""
+    """A new table, the invites of its open seats and the creator's host token."""
 
     table: TableInfo
     invites: list[Invite]
+    host_token: str = Field(
+        description="Keep it secret: with it alone the open seats' invites can be asked "
+        "for again (POST /api/tables/{id}/invites) until each seat is taken."
+    )
+
+
+class InvitesRequest(BaseModel):
+    """Ask for the open seats' invites again, as the table's creator."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Token = Field(description="The host token the creation answered with.")
+
+
+class Invites(BaseModel):
+    """The invites of the seats still open (a taken seat's invite is gone)."""
+
+    table: str
+    invites: list[Invite]
+
+
+class CodeTarget(BaseModel):
+    """What a code pasted in the lobby stands for: a table (to watch or come back to) or
+    an open seat's invite (to take)."""
+
+    target: Literal["table", "invite"]
+    table: TableInfo
+    seat: int | None = Field(description="The seat an invite is for; null for a table id.")
 
 
 class JoinRequest(BaseModel):
@@ -321,11 +350,20 @@ class JoinRequest(BaseModel):
 
 
 class RematchRequest(BaseModel):
-    """Ask for (or join) the rematch of a finished table, as one of its seats."""
+    """Ask for (or join) the next game of a finished table, as one of its seats.
+
+    Without ``game`` and ``options`` it is a rematch: the same game and options. With
+    them it is a new game with the same seats (the game must seat as many players).
+    The first request creates the next table; later ones join it, whatever they name.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     token: Token
+    game: str | None = Field(default=None, max_length=32, description="Omit: the same game.")
+    options: dict[str, Any] | None = Field(
+        default=None, description="Omit: the same options (a new game: the game's defaults)."
+    )
 
 
 class Seated(BaseModel):

@@ -103,6 +103,8 @@ class Table:
     moves: list[MoveEntry] = field(default_factory=list)
     rematch_of: str | None = None
     rematch_id: str | None = None
+    #: Digest of the creator's host token: it alone may see the open seats' invites.
+    host_hash: str | None = None
     match: Match | None = None
     pacing: Pacing = field(default_factory=Pacing)
     #: The bot that stands in for an absent person or plays a flagged clock's move.
@@ -203,6 +205,16 @@ class Table:
             if seat.token_hash == digest:
                 return seat.index
         return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the host token of the table's creator."""
+        if not token or self.host_hash is None:
+            return False
+        return hash_token(token) == self.host_hash
+
+    def open_invites(self) -> list[tuple[int, str]]:
+        """``(seat, invite code)`` of every person's seat nobody has taken yet."""
+        return [(s.index, s.invite) for s in self.seats if s.invite is not None and not s.filled]
 
     def join(self, invite: str, name: str, token: str, now: float) -> int:
         """Seat ``name`` with the seat whose invite code is ``invite``; returns the seat.
@@ -689,6 +701,7 @@ class Table:
             "clocks_ms": list(self.clocks_ms) if self.clocks_ms is not None else None,
             "rematch_id": self.rematch_id,
             "race_times": list(self.race_times),
+            "host_hash": self.host_hash,
         }
 
     @classmethod
@@ -731,6 +744,7 @@ class Table:
             rematch_of=rematch_of,
             rematch_id=meta.get("rematch_id"),
             race_times=[float(t) for t in meta.get("race_times") or []],
+            host_hash=meta.get("host_hash"),
             pacing=pacing or Pacing(),
             stand_in_level=stand_in_level,
             _pace_rng=random.Random(f"pace/{table_id}/{seed}/{version}"),

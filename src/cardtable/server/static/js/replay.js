@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
 import { moveText, t } from "./i18n.js";
+import { showMissing } from "./main.js";
 import { SpyBoard } from "./spy.js";
 
 const IDLE = { ready: false, move: () => false };
@@ -83,6 +84,10 @@ export function showReplay(main, tableId) {
       go(0);
     })
     .catch((err) => {
+      if (err.status === 404) {
+        showMissing(main, t("noTable"), t("noTableText", { id: tableId }));
+        return;
+      }
       main.replaceChildren(h("p", { class: "error", role: "alert" }, t("err_generic", { detail: err.message })));
     });
   return () => {

@@ -6,7 +6,9 @@ import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { navigate } from "./main.js";
+import { waitingInvites, waitingLine } from "./invites.js";
+import { showMissing } from "./main.js";
+import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
 import { SpyBoard } from "./spy.js";
 
@@ -14,16 +16,37 @@ const BOARDS = { candidate: CandidateBoard, spy: SpyBoard };
 
 export function showTable(main, tableId, { invite, watch }) {
   let stop = () => {};
+  let gone = false;
+  // A table that does not exist is one page saying so (not a form, a toast and a banner).
+  const missing = () => {
+    if (gone) return;
+    gone = true;
+    stop();
+    tableGone(main, tableId);
+  };
+  api.table(tableId).catch((err) => {
+    if (err.status === 404) missing();
+  });
   const mine = watch ? null : savedSeat(tableId);
   if (!watch && !mine && invite) {
     joinForm(main, tableId, invite, (seat) => {
       history.replaceState(null, "", `/play/${tableId}`);
-      stop = play(main, tableId, seat);
+      stop = play(main, tableId, seat, missing);
     });
   } else {
-    stop = play(main, tableId, mine);
+    stop = play(main, tableId, mine, missing);
   }
   return () => stop();
+}
+
+/** The page of a table that is not live: a finished one offers its replay. */
+async function tableGone(main, tableId) {
+  const info = await api.table(tableId).catch(() => null);
+  if (info && info.status === "finished") {
+    showMissing(main, t("matchOver"), t("gameOverText"), { href: `/replay/${tableId}`, label: t("replay") });
+  } else {
+    showMissing(main, t("noTable"), t("noTableText", { id: tableId }));
+  }
 }
 
 function joinForm(main, tableId, invite, done) {
@@ -53,7 +76,7 @@ function joinForm(main, tableId, invite, done) {
   name.focus();
 }
 
-function play(main, tableId, mine) {
+function play(main, tableId, mine, missing) {
   const title = h("h1", { class: "tabletitle" });
   const banner = h("div", { class: "banner", role: "status", hidden: true });
   const seatsBar = h("ul", { class: "seatsbar", "aria-label": t("seats") });
@@ -61,8 +84,9 @@ function play(main, tableId, mine) {
   const boardHolder = h("div", { class: "boardholder" });
   const result = h("section", { class: "result", hidden: true, "aria-live": "polite" });
   const pausePanel = h("section", { class: "pausepanel", hidden: true, "aria-labelledby": "pause-h" });
-  const invites = h("p", { class: "waiting", hidden: true }, t("waitingFor"));
-  main.append(title, banner, seatsBar, status, invites, pausePanel, boardHolder, result);
+  const waiting = waitingInvites(tableId, mine);
+  const next = nextGame(tableId, mine);
+  main.append(title, banner, seatsBar, status, waiting.el, pausePanel, boardHolder, result);
 
   let board = null;
   let clocksAt = 0;
@@ -80,9 +104,7 @@ function play(main, tableId, mine) {
         banner.className = "banner warn";
         banner.textContent = t("err_lost", { s: seconds });
       } else if (status === "gone") {
-        banner.hidden = false;
-        banner.className = "banner error";
-        banner.textContent = t("err_no_table");
+        missing();
       } else {
         banner.hidden = true;
         if (again) toast(t("err_reconnected"), "info", 2500);
@@ -96,6 +118,7 @@ function play(main, tableId, mine) {
   loadMessages().catch(() => {});
 
   async function showRefusal(code, message, reply) {
+    if (code === "no_table") return; // the page says it once (missing)
     const key = `err_${code}`;
     let text;
     if (code === "illegal") {
@@ -117,7 +140,7 @@ function play(main, tableId, mine) {
     title.textContent = t("tableOf", { game: t(state.game), id: state.table });
     document.title = `${t(state.game)} · cardtable`;
     renderSeats(state);
-    invites.hidden = state.status !== "waiting";
+    waiting.update(state);
     if (!board && state.view) {
       board = new BOARDS[state.game]({ conn, tableId, token: mine ? mine.token : null });
       boardHolder.replaceChildren(board.el);
@@ -129,7 +152,7 @@ function play(main, tableId, mine) {
       lastAnnounced = status.textContent;
       announce(status.textContent);
     }
-    renderResult(state);
+    renderResult(state, message);
     main.dataset.version = state.version;
     main.dataset.status = state.status;
   }
@@ -139,7 +162,7 @@ function play(main, tableId, mine) {
   }
 
   function statusLine(state) {
-    if (state.status === "waiting") return t("waitingFor");
+    if (state.status === "waiting") return waitingLine(state);
     if (state.status === "finished") return t("matchOver");
     if (state.pause) return t("pausedLine"); // nobody moves until the next deal or round
     if (state.game === "candidate" && state.view && state.view.decision) {
@@ -265,7 +288,7 @@ function play(main, tableId, mine) {
     pausedAt = state.version;
   }
 
-  function renderResult(state) {
+  function renderResult(state, message) {
     if (state.status !== "finished" || !state.result) {
       result.hidden = true;
       return;
@@ -275,29 +298,17 @@ function play(main, tableId, mine) {
     const rows = state.seats.map((s, i) =>
       h("tr", {}, h("th", { scope: "row" }, who[i]), h("td", {}, state.result.totals[i])),
     );
-    const actions = [];
-    if (mine && state.seat !== null) {
-      const rematch = h("button", { type: "button", class: "primary" }, t("rematch"));
-      rematch.addEventListener("click", async () => {
-        try {
-          const seated = await api.rematch(tableId, mine.token);
-          saveSeat(seated.table.id, { seat: seated.seat, token: seated.token, name: mine.name });
-          navigate(`/play/${seated.table.id}`);
-        } catch (err) {
-          toast(t("err_generic", { detail: err.message }));
-        }
-      });
-      actions.push(rematch);
-    }
-    actions.push(
+    next.update(state, message);
+    const actions = [
       h("a", { href: `/replay/${tableId}`, "data-nav": "", class: "button" }, t("replay")),
       h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
       h("a", { href: "/", "data-nav": "", class: "button" }, t("toLobby")),
-    );
+    ];
     result.replaceChildren(
       h("h2", {}, t("matchOver")),
       h("p", { class: "winners" }, winners.length === state.seats.length && winners.length > 1 ? t("draw") : t("won", { names: winners.join(", ") })),
       h("table", { class: "totals" }, h("caption", {}, t("totals")), h("tbody", {}, rows)),
+      next.el,
       h("div", { class: "actions" }, actions),
     );
     result.hidden = false;
