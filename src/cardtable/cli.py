@@ -207,7 +207,8 @@ def play(
     speed: Annotated[
         str,
         typer.Option(
-            help="Spy: bot speeds, comma-separated: slow, steady, quick, fast or moves a second."
+            help="Spy: bot speeds, comma-separated: gentle, slow, steady, quick, fast "
+            "or moves a second."
         ),
     ] = "steady",
     lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,

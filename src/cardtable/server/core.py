@@ -366,9 +366,12 @@ class TableCore:
         return [Store(), Broadcast(Event(type="seat", seat=seat))]
 
     def tick(self, now: float) -> list[Effect]:
-        """Let time pass: a pause whose time is up ends."""
-        before = self.table.version
-        self.table.tick(now)
-        if self.table.version == before:
+        """Let time pass: a pause whose time is up ends (``resume``: a race's start
+        count begins), a start count whose time is up ends (``go``: the race is on)."""
+        table = self.table
+        before = table.version
+        paused = table.paused_until is not None
+        table.tick(now)
+        if table.version == before:
             return []
-        return [Store(), Broadcast(Event(type="resume"))]
+        return [Store(), Broadcast(Event(type="resume" if paused else "go"))]
