@@ -108,7 +108,7 @@ def test_spy_move_list_live_and_after_a_reload_in_two_languages(
     assert not olha.evaluate("window.cardtableMotions || 0")
     assert "card" in ann.evaluate("window.cardtableSounds")
 
-    ann.screenshot(path=str(shots / "spy-movelist.png"))
+    ann.screenshot(path=str(shots / "spy-movelist.png"), full_page=True)
     olha.screenshot(path=str(shots / "spy-movelist-phone-uk-top.png"))
     olha.locator(".board.spy .movelist").scroll_into_view_if_needed()
     olha.screenshot(path=str(shots / "spy-movelist-phone-uk.png"))
@@ -119,12 +119,12 @@ def test_spy_move_list_live_and_after_a_reload_in_two_languages(
     before_reload = listed(ann)
     ann.reload()
     ann.wait_for_selector(".board.spy .spyseat")
-    ann.wait_for_function(f"document.querySelectorAll(\"{MOVES}\").length >= {seen}")
+    ann.wait_for_function(f'document.querySelectorAll("{MOVES}").length >= {seen}')
     again = listed(ann)
     assert again[: len(before_reload)] == before_reload
     olha.reload()
     olha.wait_for_selector(".board.spy .spyseat")
-    olha.wait_for_function(f"document.querySelectorAll(\"{MOVES}\").length >= {len(uk)}")
+    olha.wait_for_function(f'document.querySelectorAll("{MOVES}").length >= {len(uk)}')
     assert listed(olha)[: len(uk)] == uk
 
     for page in (ann, olha):

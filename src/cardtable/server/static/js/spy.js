@@ -121,9 +121,19 @@ export class SpyBoard {
     if (move.seat !== this.state.seat && (word === "place" || word === "open")) playSound("card");
   }
 
+  /** The last move, while the table still shows its round: not once the move ended a
+   * round and the next one is dealt, nor during a count or a pause. */
+  shownMove() {
+    const move = this.lastMove;
+    const state = this.state;
+    if (!move || state.count || (state.pause && state.status !== "finished")) return null;
+    const ended = (move.events || []).some((e) => e.type === "round_end");
+    return ended && state.status !== "finished" ? null : move;
+  }
+
   /** Where the last move put its card, as [seat, what]: "pile-N" or "waste". */
   lastSpot() {
-    const move = this.lastMove;
+    const move = this.shownMove();
     if (!move) return null;
     const words = move.move.replace(/^\d+ /, "").split(" ");
     if (words[0] === "turn") return [move.seat, "waste"];
@@ -344,8 +354,9 @@ export class SpyBoard {
         { class: "dealinfo" },
         h("strong", {}, over ? t("matchOver") : t("roundOf", { k: view.round, n: view.rounds })),
         // In the pause the next round is dealt but not raced: the panel says how long the last one took.
-        state.pause ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
-        this.lastMove && !state.count ? h("p", { class: "lastmove" }, t("lastMove", { move: describeMove("spy", this.lastMove, names) })) : null,
+        // A replay has no race clock (each move's time is in the list): no "0:00" then.
+        state.pause || !state.race ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
+        this.shownMove() ? h("p", { class: "lastmove" }, t("lastMove", { move: describeMove("spy", this.shownMove(), names) })) : null,
       ),
       this.startCount(),
       mine ? this.myArea(mine) : null,
@@ -510,7 +521,7 @@ export class SpyBoard {
   otherSeat(seat) {
     return h(
       "li",
-      { class: `otherseat ${this.lastMove && this.lastMove.seat === seat.player ? "lastmover" : ""}`, "data-player": seat.player },
+      { class: `otherseat ${this.shownMove() && this.shownMove().seat === seat.player ? "lastmover" : ""}`, "data-player": seat.player },
       h("h3", {}, seat.name, " ", this.flags(seat)),
       h(
         "div",
