@@ -53,13 +53,13 @@ def seated(game: FakeGame | None = None, **options: object) -> TableCore:
     return TableCore(table)
 
 
-def two_people_at_spy(table_id: str) -> TableCore:
-    """Ann and Bob seated at a two-round Spy race that pauses 10 s between rounds."""
+def two_people_at(game: str, table_id: str, options: dict[str, object], seed: int) -> TableCore:
+    """Ann and Bob seated at a table of ``game`` that pauses 10 s between deals or rounds."""
     table = Table.create(
         table_id=table_id,
-        game=find_game("spy"),
-        options={"rounds": 2},
-        seed=4,
+        game=find_game(game),
+        options=options,
+        seed=seed,
         bot_levels=[None, None],
         invites=["inv-a", "inv-b"],
         pacing=Pacing(segment_pause=10.0, start_count=0.0),
@@ -67,6 +67,11 @@ def two_people_at_spy(table_id: str) -> TableCore:
     table.join("inv-a", "Ann", TOKENS[0], now=0.0)
     table.join("inv-b", "Bob", TOKENS[1], now=0.0)
     return TableCore(table)
+
+
+def two_people_at_spy(table_id: str) -> TableCore:
+    """Ann and Bob seated at a two-round Spy race that pauses 10 s between rounds."""
+    return two_people_at("spy", table_id, {"rounds": 2}, seed=4)
 
 
 def message(data: dict[str, object]) -> ClientMessage:
@@ -293,18 +298,8 @@ def test_a_welcomes_history_carries_each_moves_race_time_and_public_events() -> 
 def test_a_welcomes_history_shows_a_drawn_card_only_to_its_drawer() -> None:
     """History events pass the engine's ``seen_by``, like updates: a card drawn in
     Candidate is named to its drawer and hidden from the other seat and spectators."""
-    table = Table.create(
-        table_id="h2",
-        game=find_game("candidate"),
-        options={},
-        seed=5,
-        bot_levels=[None, None],
-        invites=["inv-a", "inv-b"],
-        pacing=Pacing(segment_pause=0.0, start_count=0.0),
-    )
-    table.join("inv-a", "Ann", TOKENS[0], now=0.0)
-    table.join("inv-b", "Bob", TOKENS[1], now=0.0)
-    core = TableCore(table)
+    core = two_people_at("candidate", "h2", {}, seed=5)
+    table = core.table
     drawn = None
     for step in range(400):
         seat = table.match.to_move() if table.match else None

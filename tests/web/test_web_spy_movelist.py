@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import WebServer, create_table, join_as
 
 MOVES = ".board.spy .movelist ol[role='log'] li.move"
 
@@ -45,20 +45,12 @@ def test_spy_move_list_live_and_after_a_reload_in_two_languages(
         [{"type": "open"}, {"type": "open"}, {"type": "bot", "level": "easy"}],
         seed=3,
     )
-    table_id = created["table"]["id"]
+    links = [invite["link"] for invite in created["invites"]]
+    ann = join_as(browser, base, links[0], "Ann", lang="en", phone=False)
+    olha = join_as(browser, base, links[1], "Оля", lang="uk", phone=True, reduced_motion="reduce")
     errors: list[str] = []
-    desk = browser.new_context(viewport={"width": 1100, "height": 900})
-    desk.add_init_script("localStorage.setItem('cardtable.lang', 'en')")
-    ann = desk.new_page()
-    phone = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, reduced_motion="reduce"
-    )
-    phone.add_init_script("localStorage.setItem('cardtable.lang', 'uk')")
-    olha = phone.new_page()
     for page in (ann, olha):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-    join_by_invite(ann, base, created["invites"][0]["link"], "Ann")
-    join_by_invite(olha, base, created["invites"][1]["link"], "Оля")
     for page in (ann, olha):
         page.wait_for_selector(".board.spy .spyseat")
         assert page.locator(".board.spy .movelist ol[role='log']").count() == 1
@@ -130,6 +122,5 @@ def test_spy_move_list_live_and_after_a_reload_in_two_languages(
     for page in (ann, olha):
         page.click("button[data-key='resign']")
     assert not errors, errors
-    desk.close()
-    phone.close()
-    assert table_id
+    for page in (ann, olha):
+        page.context.close()
