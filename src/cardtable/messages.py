@@ -57,7 +57,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from cardtable.errors import BadRecord, CardParseError, IllegalMove
+from cardtable.errors import BadRecord, CardParseError, IllegalMove, UnreadableFile
 
 __all__ = [
     "CATALOG",
@@ -180,6 +180,14 @@ _CATALOG: dict[str, dict[str, str]] = {
     "record.unreadable": {
         "en": "cannot read {path!r}: {detail}",
         "uk": "не вдається прочитати «{path}»: {detail}",
+    },
+    "file.missing": {
+        "en": "there is no file {path!r}",
+        "uk": "файлу «{path}» немає",
+    },
+    "file.is_folder": {
+        "en": "{path!r} is a folder, not a file",
+        "uk": "«{path}» — тека, а не файл",
     },
     "record.not_utf8": {
         "en": "{path!r} is not UTF-8 text",
@@ -761,6 +769,10 @@ class Refusal(NamedTuple):
     def bad_card(self) -> CardParseError:
         """A :class:`~cardtable.errors.CardParseError`."""
         return CardParseError(self.text(), code=self.code, params=self.params)
+
+    def unreadable_file(self) -> UnreadableFile:
+        """An :class:`~cardtable.errors.UnreadableFile`."""
+        return UnreadableFile(self.text(), code=self.code, params=self.params)
 
 
 def make_refusal(code: str, /, **params: str | int) -> Refusal:
