@@ -58,6 +58,7 @@ from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from cardtable.errors import BadRecord, CardParseError, IllegalMove, UnreadableFile
+from cardtable.glossary import GLOSSARY
 
 __all__ = [
     "CATALOG",
@@ -101,10 +102,11 @@ _CATALOG: dict[str, dict[str, str]] = {
     "term.json_string": {"en": "a string", "uk": "рядок"},
     "term.json_list": {"en": "a list", "uk": "список"},
     "term.json_object": {"en": "an object", "uk": "об'єкт"},
-    "term.spade": {"en": "spade", "uk": "піки"},
-    "term.heart": {"en": "heart", "uk": "черви"},
-    "term.diamond": {"en": "diamond", "uk": "бубни"},
-    "term.club": {"en": "club", "uk": "трефи"},
+    # one suit, in the glossary's words (cardtable.glossary)
+    "term.spade": dict(GLOSSARY["suit_one.S"]),
+    "term.heart": dict(GLOSSARY["suit_one.H"]),
+    "term.diamond": dict(GLOSSARY["suit_one.D"]),
+    "term.club": dict(GLOSSARY["suit_one.C"]),
     "term.half_deck": {"en": "half a deck", "uk": "пів колоди"},
     "term.full_deck": {"en": "a full deck", "uk": "повна колода"},
     "term.both_players_cards": {"en": "the two players' cards", "uk": "карти обох гравців"},

@@ -19,10 +19,20 @@ from rich.text import Text
 
 from cardtable.cards import Rank, Suit, parse_card_kind
 from cardtable.errors import IllegalMove
+from cardtable.glossary import term
 from cardtable.messages import CATALOG, render
 from cardtable.tui.driver import Refusal
 
-__all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "refusal_text", "tr"]
+__all__ = [
+    "LANGS",
+    "bot_name",
+    "card_label",
+    "card_text",
+    "cards_text",
+    "other_lang",
+    "refusal_text",
+    "tr",
+]
 
 LANGS = ("en", "uk")
 
@@ -76,6 +86,32 @@ def refusal_text(exc: IllegalMove | Refusal, lang: str) -> str:
     return render(code, exc.params, lang)
 
 
+def _capital(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _game_words(lang: str) -> dict[str, str]:
+    """The games' own words in ``lang``, from the glossary every face reads."""
+    return {
+        "piles": _capital(term("piles", lang)),
+        "lobby": _capital(term("lobby", lang)),
+        "run": term("run", lang),
+        "set": term("set", lang),
+        "waste": term("waste", lang),
+        "deck": term("deck", lang),
+        "bot": term("bot", lang),
+    }
+
+
+def bot_name(level: str, lang: str) -> str:
+    """A bot seat's name from its level, in ``lang``: ``Bot (easy)``, «Бот (легкий)»;
+    a spec that is not a level (``greedy``) is kept as it is."""
+    try:
+        return f"{term('bot', lang)} ({term(f'level.{level}', lang)})"
+    except KeyError:
+        return f"{term('bot', lang)} ({level})"
+
+
 def tr(lang: str, key: str, **values: object) -> str:
     """The string ``key`` in ``lang`` (English when missing), formatted with ``values``."""
     table = _UK if lang == "uk" else _EN
@@ -86,7 +122,6 @@ def tr(lang: str, key: str, **values: object) -> str:
 _EN: dict[str, str] = {
     # -- shared ------------------------------------------------------------------------
     "you": "You",
-    "bot": "Bot",
     "pass": "pass",
     "help_title": "Help",
     "rules_title": "Rules",
@@ -100,11 +135,7 @@ _EN: dict[str, str] = {
     # -- candidate ---------------------------------------------------------------------
     "cand_title": "Candidate · deal {deal} of {deals} · dealer: {dealer} · leader: {leader}",
     "cand_title_over": "Candidate · match over",
-    "piles": "Piles",
-    "lobby": "Lobby",
     "lobby_empty": "empty",
-    "run": "run",
-    "set": "set",
     "discards": "discarded",
     "hand": "hand",
     "hand_of": "{name}'s hand",
@@ -180,8 +211,6 @@ The hand stays hidden until the right player presses Enter.""",
     "spy_others_head": "pts top │ piles                   │ waste deck moves total",
     "spy_title_over": "Spy vs Spy · match over",
     "points": "points",
-    "deck": "deck",
-    "waste": "waste",
     "moves": "moves",
     "racing": "racing",
     "called": "CALLED",
@@ -245,10 +274,10 @@ Esc or r        back to the game
 l               language: English / українська""",
     "help_help": "Esc or ? closes the help.",
 }
+_EN.update(_game_words("en"))
 
 _UK: dict[str, str] = {
     "you": "Ви",
-    "bot": "Бот",
     "pass": "пас",
     "help_title": "Довідка",
     "rules_title": "Правила",
@@ -261,11 +290,7 @@ _UK: dict[str, str] = {
     "unknown_key_why": "натисніть ?, щоб побачити клавіші",
     "cand_title": "Кандидат · роздача {deal} з {deals} · здає {dealer} · ходить {leader}",
     "cand_title_over": "Кандидат · матч закінчено",
-    "piles": "Стопки",
-    "lobby": "Лобі",
     "lobby_empty": "порожнє",
-    "run": "сходинки",
-    "set": "набір",
     "discards": "скинуто",
     "hand": "рука",
     "hand_of": "Рука: {name}",
@@ -281,7 +306,7 @@ _UK: dict[str, str] = {
     "decision_play": "{name}: покладіть карти (1-5, потім Enter) або пас (p)",
     "decision_play_from_hand": "{name}: стопки порожні — почніть лобі з руки (1-5, Enter)",
     "thinking": "{name} думає…",
-    "selected": "обрано: {cards} — Enter кладе, Esc скидає вибір",
+    "selected": "обрано: {cards} — Enter кладе, Esc знімає вибір",
     "hint": "Підказка: {move}",
     "hint_wait": "Шукаю підказку…",
     "hint_none": "Підказки немає: зараз не ваше рішення",
@@ -295,7 +320,7 @@ _UK: dict[str, str] = {
     "cand_paused_why": "наступна роздача ще не почалася (Enter почне її)",
     "winner": "перемагає {name} {a}:{b}",
     "draw_result": "нічия {a}:{b}",
-    "keys_candidate": "1-5 карта  Enter класти  Esc скинути  p пас  s h d c стопка  t підказка",
+    "keys_candidate": "1-5 карта  Enter класти  Esc зняти  p пас  s h d c стопка  t підказка",
     "handoff_title": "Передайте клавіатуру",
     "handoff_why": "натисніть Enter, коли клавіатура в {name}",
     "handoff_body": "Передайте клавіатуру: {name}.\n\n{other}, не дивіться.\n\n"
@@ -318,7 +343,7 @@ _UK: dict[str, str] = {
              кладуться за старшинством
 Enter        покласти обрані карти в лобі; після роздачі — почати
              наступну, не чекаючи відліку
-Esc          скинути вибір
+Esc          зняти вибір
 p            пас
 s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
 t            підказка: що зробив би бот на вашому місці
@@ -340,8 +365,6 @@ Enter        показати руку гравця, названого на е�
     "spy_others_head": "очк вер │ стопки                  │ відбій кол ходи разом",
     "spy_title_over": "Шпигун проти шпигуна · матч закінчено",
     "points": "очки",
-    "deck": "колода",
-    "waste": "відбій",
     "moves": "ходів",
     "racing": "у грі",
     "called": "ЗАКІНЧИВ",
@@ -405,3 +428,4 @@ Esc або r       назад до гри
 l               мова: English / українська""",
     "help_help": "Esc або ? закриває довідку.",
 }
+_UK.update(_game_words("uk"))

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, cardRow, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { moveText, suitName, suitSymbol, t } from "./i18n.js";
+import { moveText, suitName, seatName, suitSymbol, t } from "./i18n.js";
 
 export class CandidateBoard {
   constructor({ conn, tableId, token, replay = false }) {
@@ -140,7 +140,7 @@ export class CandidateBoard {
   }
 
   names() {
-    return this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return this.state.seats.map((s) => seatName(s));
   }
 
   draw() {

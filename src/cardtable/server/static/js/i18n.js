@@ -1,5 +1,10 @@
 // Words of the interface in English and Ukrainian, and how cards are written in each.
 // The language is remembered in localStorage; <html lang> follows it.
+// The games' own words (piles, the lobby, suits, moves, bot levels) come from the one
+// glossary the terminal and the messages read too (cardtable/glossary.py, served as
+// /js/glossary.js); a text names one as {@term}, or {@^term} to start with a capital.
+
+import { GLOSSARY } from "./glossary.js";
 
 const WORDS = {
   en: {
@@ -75,19 +80,19 @@ const WORDS = {
     hand: "Your hand",
     handOf: "{name}'s hand",
     cards: "{n} cards",
-    piles: "Piles",
+    piles: "{@^piles}",
     pileOf: "{suit} pile, {n} cards",
-    lobby: "Lobby",
+    lobby: "{@^lobby}",
     lobbyEmpty: "empty",
-    shape_run: "run",
-    shape_set: "set",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Captures",
     score: "Score {n}",
     total: "Total {n}",
     discards: "Discards",
     play: "Play",
     pass: "Pass",
-    clear: "Clear",
+    clear: "{@clear}",
     hint: "Hint",
     hintIs: "Hint: {move}",
     noHint: "No move to suggest now.",
@@ -119,11 +124,11 @@ const WORDS = {
     you: "you",
     // spy
     points: "Points",
-    pointsPile: "Points pile",
-    waste: "Waste",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Racing deck",
-    pile: "Pile {n}",
-    newPile: "New pile",
+    pile: "{@^pile} {n}",
+    newPile: "New {@pile}",
     turn: "Turn",
     call: "Call «finished»",
     resign: "Resign",
@@ -199,7 +204,7 @@ const WORDS = {
     rounds: "Раунди",
     bonus: "Бонус",
     fullDecks: "Кожному повна колода (двоє гравців)",
-    countPoints: "Додавати карти, що лишилися в стосі очок",
+    countPoints: "Додавати карти, що лишилися в {@points_pile.loc}",
     timeControl: "Контроль часу",
     noClock: "Без годинника",
     initial: "Хвилин кожному",
@@ -242,25 +247,25 @@ const WORDS = {
     hand: "Ваші карти",
     handOf: "Карти гравця {name}",
     cards: "карт: {n}",
-    piles: "Стоси",
-    pileOf: "Стос {suit}, карт: {n}",
-    lobby: "Лобі",
+    piles: "{@^piles}",
+    pileOf: "{@^pile} {suit}, карт: {n}",
+    lobby: "{@^lobby}",
     lobbyEmpty: "порожнє",
-    shape_run: "послідовність",
-    shape_set: "набір",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Взятки",
     score: "Очки {n}",
     total: "Разом {n}",
     discards: "Скинуті",
     play: "Зіграти",
     pass: "Пас",
-    clear: "Скинути вибір",
+    clear: "{@clear}",
     hint: "Підказка",
     hintIs: "Підказка: {move}",
     noHint: "Зараз нема чого підказати.",
-    chooseDeal: "Оберіть стос, з якого роздавати",
-    chooseLobby: "Оберіть стос для нової карти лобі",
-    chooseDraw: "Оберіть стос, з якого добрати",
+    chooseDeal: "Оберіть {@pile.acc}, з якої роздавати",
+    chooseLobby: "Оберіть {@pile.acc} для нової карти {@lobby}",
+    chooseDraw: "Оберіть {@pile.acc}, з якої добрати",
     selected: "Вибрано: {cards}",
     dealOver: "Роздачу {k} завершено",
     roundOver: "Раунд {k} завершено",
@@ -285,13 +290,13 @@ const WORDS = {
     clock: "Годинник",
     you: "ви",
     points: "Очки",
-    pointsPile: "Стос очок",
-    waste: "Відбій",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Колода",
-    pile: "Стос {n}",
-    newPile: "Новий стос",
+    pile: "{@^pile} {n}",
+    newPile: "Нова {@pile}",
     turn: "Перевернути",
-    call: "Оголосити «готово»",
+    call: "Сказати «{@called}»",
     resign: "Здатися",
     raceTime: "Час гонки",
     movesMade: "ходів: {n}",
@@ -300,7 +305,7 @@ const WORDS = {
     resigned: "здався",
     empty: "порожньо",
     cardsLeft: "лишилось {n}",
-    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на стос, N новий стос, пробіл перевернути, C оголосити, Esc скасувати.",
+    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на {@pile.acc}, N нова {@pile}, пробіл перевернути, C оголосити, Esc скасувати.",
     chosen: "Обрано: {what}",
     roundScores: "Очки раундів",
     finisher: "{name} оголосив першим",
@@ -338,14 +343,6 @@ const WORDS = {
 
 const RANK_UK = { J: "В", Q: "Д", K: "К", A: "Т" };
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAME = {
-  en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-  uk: { S: "піки", H: "чирви", D: "бубни", C: "трефи" },
-};
-const RANK_NAME = {
-  en: { J: "jack", Q: "queen", K: "king", A: "ace" },
-  uk: { J: "валет", Q: "дама", K: "король", A: "туз" },
-};
 
 let current = localStorage.getItem("cardtable.lang") || (navigator.language || "en").slice(0, 2);
 if (!(current in WORDS)) current = "en";
@@ -369,10 +366,30 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
-/** The word for `key` in the current language, with {name} placeholders filled in. */
+/** The glossary's word for term `key` in the current language ("" when it has none). */
+export function term(key) {
+  return GLOSSARY[current]?.[key] ?? GLOSSARY.en?.[key] ?? "";
+}
+
+/** The word for `key` in the current language, with {name} placeholders and the
+ *  glossary's {@term} / {@^term} filled in. */
 export function t(key, params = {}) {
   const text = WORDS[current][key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+  return text
+    .replace(/\{@(\^?)([\w.]+)\}/g, (_, cap, name) => {
+      const word = term(name);
+      return cap ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+    })
+    .replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+/** A seat's name as the player reads it: a bot seat by its role and level in the
+ *  player's language («Бот (легкий)»), whatever name the server stored for it. */
+export function seatName(seat) {
+  if (seat.role === "bot" && seat.level && GLOSSARY.en[`level.${seat.level}`]) {
+    return `${term("bot")} (${term(`level.${seat.level}`)})`;
+  }
+  return seat.name || t("seat", { n: seat.index + 1 });
 }
 
 /** Split record card text ("10H") into rank and suit letters. */
@@ -390,7 +407,7 @@ export function suitSymbol(suit) {
 }
 
 export function suitName(suit) {
-  return SUIT_NAME[current][suit] ?? suit;
+  return term(`suit.${suit}`) || suit;
 }
 
 /** A card for the eye: "Д♠". */
@@ -399,10 +416,10 @@ export function cardText(text) {
   return rankText(rank) + suitSymbol(suit);
 }
 
-/** A card for the ear (screen readers): "queen of spades" / "дама піки". */
+/** A card for the ear (screen readers): "queen of spades" / "дама пік". */
 export function cardSpoken(text) {
   const { rank, suit } = splitCard(text);
-  const name = RANK_NAME[current][rank] ?? rank;
+  const name = term(`rank.${rank}`) || rank;
   return current === "uk" ? `${name} ${suitName(suit)}` : `${name} of ${suitName(suit)}`;
 }
 
@@ -413,24 +430,9 @@ export function moveText(move) {
     .map((word) => {
       if (/^(10|[2-9JQKA])[SHDC]$/.test(word)) return cardText(word);
       if (/^[SHDC]$/.test(word)) return suitSymbol(word);
-      return current === "uk" ? MOVE_WORDS_UK[word] ?? word : word;
+      return current === "uk" ? term(`move.${word}`) || word : word;
     })
     .join(" ");
 }
-
-const MOVE_WORDS_UK = {
-  deal: "роздати",
-  lobby: "лобі",
-  play: "зіграти",
-  pass: "пас",
-  draw: "добрати",
-  place: "покласти",
-  points: "очки",
-  waste: "відбій",
-  open: "відкрити",
-  turn: "перевернути",
-  call: "готово",
-  resign: "здатися",
-};
 
 document.documentElement.lang = current;

@@ -2,7 +2,7 @@
 
 import { api, saveName, saveSeat, savedName } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { seatName, t } from "./i18n.js";
 import { navigate } from "./main.js";
 
 const GAME_SEATS = { candidate: [2, 2], spy: [2, 8] };
@@ -57,8 +57,7 @@ export function showLobby(main) {
 
 function seatSummary(seat) {
   if (seat.role === "open") return t("open");
-  if (seat.role === "bot") return `${seat.name} — ${t("seatBot")}`;
-  return seat.name;
+  return seatName(seat);
 }
 
 function tableList(tables, which) {

@@ -3,7 +3,7 @@
 
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus } from "./dom.js";
-import { cardSpoken, moveText, t } from "./i18n.js";
+import { cardSpoken, moveText, seatName, t } from "./i18n.js";
 
 export class SpyBoard {
   constructor({ conn }) {
@@ -113,7 +113,7 @@ export class SpyBoard {
     const view = state.view;
     const k = view.round_scores.length;
     if (!k) return null;
-    const names = state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = state.seats.map((s) => seatName(s));
     const finisher = view.finishers[k - 1];
     return {
       heading: t("roundOver", { k }),
@@ -241,8 +241,8 @@ export class SpyBoard {
     resign.addEventListener("click", () => this.send("resign"));
     return h(
       "section",
-      { class: "side mine spyseat", "aria-label": seat.name },
-      h("h2", {}, seat.name, " ", this.flags(seat)),
+      { class: "side mine spyseat", "aria-label": seatName(seat) },
+      h("h2", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "spyrow" },
@@ -281,7 +281,7 @@ export class SpyBoard {
     return h(
       "li",
       { class: "otherseat", "data-player": seat.player },
-      h("h3", {}, seat.name, " ", this.flags(seat)),
+      h("h3", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "mini" },
@@ -300,7 +300,7 @@ export class SpyBoard {
   scores() {
     const view = this.state.view;
     if (!view.round_scores.length) return null;
-    const names = this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = this.state.seats.map((s) => seatName(s));
     return h(
       "section",
       { class: "roundscores" },

@@ -5,7 +5,7 @@ import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { seatName, t } from "./i18n.js";
 import { navigate } from "./main.js";
 import { loadMessages, refusalText } from "./messages.js";
 import { SpyBoard } from "./spy.js";
@@ -109,7 +109,7 @@ function play(main, tableId, mine) {
   }
 
   function names(state) {
-    return state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return state.seats.map((s) => seatName(s));
   }
 
   function render(state, message) {
@@ -167,7 +167,7 @@ function play(main, tableId, mine) {
           class: `seatchip ${s.index === state.seat ? "me" : ""} ${state.to_move === s.index ? "tomove" : ""}`,
           "aria-current": state.to_move === s.index ? "true" : false,
         },
-        h("strong", {}, s.role === "open" ? t("open") : s.name),
+        h("strong", {}, s.role === "open" ? t("open") : seatName(s)),
         s.index === state.seat ? ` (${t("you")})` : "",
         flags.length ? h("span", { class: "flags" }, ` · ${flags.join(" · ")}`) : "",
         clock,
