@@ -23,6 +23,8 @@ from tui_helpers import (
     spy_run,
 )
 
+from cardtable.table import Pacing
+from cardtable.tui import DEAL_SUMMARY_WAIT
 from cardtable.tui.candidate_app import CandidateApp
 from cardtable.tui.spy_app import SpyApp
 
@@ -156,3 +158,28 @@ def test_tui_snapshot_spy_pause_between_rounds(snap_compare: SnapCompare) -> Non
     app, now = spy_app(seed=4, rounds=2)
     app.clock_cell = now  # type: ignore[attr-defined]
     assert snap_compare(app, run_before=to_the_pause)
+
+
+async def candidate_deal_over(pilot: Pilot[None]) -> None:
+    """Play (by keys) to the end of the first of two deals: its summary shows."""
+    app = pilot.app
+    assert isinstance(app, CandidateApp)
+    await settle(pilot, app)
+    for _ in range(200):
+        if app.driver.paused:
+            break
+        await pilot.press(*keys_for(app, 0))
+        await settle(pilot, app)
+    await pilot.pause()
+
+
+def test_tui_snapshot_candidate_deal_over_ukrainian(snap_compare: SnapCompare) -> None:
+    """C13: the deal's summary, in Ukrainian, waiting for Enter."""
+    pacing = Pacing(turn_delay=0, segment_pause=DEAL_SUMMARY_WAIT)
+    app = candidate_app(seed=3, lang="uk", deals=2, pacing=pacing)
+    assert snap_compare(app, run_before=candidate_deal_over)
+
+
+def test_tui_snapshot_candidate_asks_before_leaving(snap_compare: SnapCompare) -> None:
+    """q during a game asks first."""
+    assert snap_compare(candidate_app(seed=3), press=["q"])

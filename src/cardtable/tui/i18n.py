@@ -130,6 +130,10 @@ _EN: dict[str, str] = {
     "saved": "Record saved to {path}",
     "save_failed": "Could not save the record to {path}: {why}",
     "quit_hint": "q quits; --save FILE keeps a record",
+    "quit_title": "Leave the game?",
+    "quit_saves": "The game so far is saved to {path}; it replays from there.",
+    "quit_lost": "The game is not saved (play with --save FILE to keep a record).",
+    "quit_keys": "y or q — leave · any other key — back to the game",
     "unknown_key": "{pressed} does nothing here: {why}",
     "unknown_key_why": "press ? for the keys",
     # -- candidate ---------------------------------------------------------------------
@@ -163,6 +167,19 @@ _EN: dict[str, str] = {
     "match_over_status": "Match over — {result}. q quits",
     "cand_pause": "Deal {deal} is over: deal {next} starts in {seconds} s — Enter starts it now",
     "cand_paused_why": "the next deal has not begun (Enter begins it)",
+    "cand_pause_wait": "Deal {deal} is over — Enter starts deal {next}",
+    "deal_over_title": "Deal {deal} of {deals} is over",
+    "deal_over_seat": "{name}: {score} this deal, {total} in all",
+    "deal_over_none": "no captures",
+    "deal_over_next": "Enter — start deal {next} · ? r l q — help, rules, language, quit",
+    "deal_over_last": "The match is over: {result}. Enter closes this, then q quits.",
+    "help_deal_over": """Deal over — keys
+
+Enter        close this and start the next deal (the table waits
+             for you; after the last deal, see the match's result)
+? r l q      help, rules, language, quit
+
+The captures and scores of the deal stay here until you go on.""",
     "winner": "{name} wins {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
@@ -286,6 +303,10 @@ _UK: dict[str, str] = {
     "saved": "Запис гри збережено у {path}",
     "save_failed": "Не вдалося зберегти запис у {path}: {why}",
     "quit_hint": "q — вихід; --save FILE зберігає запис",
+    "quit_title": "Вийти з гри?",
+    "quit_saves": "Гру досі збережено у {path}; її можна переглянути з цього місця.",
+    "quit_lost": "Гру не буде збережено (грайте з --save FILE, щоб зберегти запис).",
+    "quit_keys": "y або q — вийти · будь-яка інша клавіша — назад до гри",
     "unknown_key": "{pressed} тут нічого не робить: {why}",
     "unknown_key_why": "натисніть ?, щоб побачити клавіші",
     "cand_title": "Кандидат · роздача {deal} з {deals} · здає {dealer} · ходить {leader}",
@@ -318,6 +339,19 @@ _UK: dict[str, str] = {
     "match_over_status": "Матч закінчено — {result}. q — вихід",
     "cand_pause": "Роздачу {deal} закінчено: роздача {next} за {seconds} с — Enter почне її зараз",
     "cand_paused_why": "наступна роздача ще не почалася (Enter почне її)",
+    "cand_pause_wait": "Роздачу {deal} закінчено — Enter починає роздачу {next}",
+    "deal_over_title": "Роздачу {deal} з {deals} закінчено",
+    "deal_over_seat": "{name}: {score} за роздачу, разом {total}",
+    "deal_over_none": "взяток немає",
+    "deal_over_next": "Enter — почати роздачу {next} · ? r l q — довідка, правила, мова, вихід",
+    "deal_over_last": "Матч закінчено: {result}. Enter закриває це вікно, потім q — вихід.",
+    "help_deal_over": """Роздачу закінчено — клавіші
+
+Enter        закрити це вікно й почати наступну роздачу (стіл
+             чекає на вас; після останньої — результат матчу)
+? r l q      довідка, правила, мова, вихід
+
+Взятки й очки роздачі лишаються тут, доки ви не продовжите.""",
     "winner": "перемагає {name} {a}:{b}",
     "draw_result": "нічия {a}:{b}",
     "keys_candidate": "1-5 карта  Enter класти  Esc зняти  p пас  s h d c стопка  t підказка",
