@@ -7,7 +7,7 @@ from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 
 from cardtable.table import Pacing
 from cardtable.tui import DEAL_SUMMARY_WAIT, build_app
-from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen
+from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen, HandoffScreen
 from cardtable.tui.common import LAYOUT_KEYS, QuitScreen
 
 SIZE = (80, 24)
@@ -141,3 +141,27 @@ async def test_tui_terminal_deal_summary_stays_until_enter_c13() -> None:
         assert isinstance(app.screen, CandidateScreen)
         assert not app.driver.paused
         assert app.driver.view(0)["deal_number"] == 2
+
+
+@sync
+async def test_tui_terminal_two_people_the_dealer_sees_the_table_at_once() -> None:
+    """Two people, the second deals (C3): before the deal there is no hand to hide, so
+    the table shows at once (no blank pass-the-keyboard screen), and the deal key works
+    straight away; once hands are dealt the keyboard is passed as before."""
+    app = candidate_app(seed=5, vs_human=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.driver.view(1)["decision"] == "deal"
+        screen = app.screen
+        assert isinstance(screen, CandidateScreen)
+        assert screen.viewer == 1
+        assert "deal the hands" in screen_text(app)
+        await pilot.press("h")
+        await pilot.pause()
+        assert app.driver.record()["deals"][0]["moves"][0] == "deal H"
+        for _ in range(5):  # hands now: when the decision changes hands, pass the keyboard
+            if isinstance(app.screen, HandoffScreen):
+                break
+            await pilot.press(*keys_for(app, screen.viewer))
+            await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)

@@ -134,8 +134,10 @@ class CandidateScreen(TableScreen):
             player = driver.to_move()
             if player is not None and not driver.is_bot(player) and player != self.viewer:
                 self.viewer = player
-                names = driver.names
-                self.app.push_screen(HandoffScreen(names[player], names[1 - player]))
+                # No hand to hide before the hands are dealt: the dealer deals at once.
+                if any(self.view()["hand_sizes"]):
+                    names = driver.names
+                    self.app.push_screen(HandoffScreen(names[player], names[1 - player]))
         self.redraw()
 
     # -- keys ---------------------------------------------------------------------------
