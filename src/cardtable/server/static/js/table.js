@@ -157,7 +157,6 @@ function play(main, tableId, mine) {
     clocksAt = performance.now();
     const items = state.seats.map((s) => {
       const flags = [];
-      if (s.role === "bot") flags.push(`${t("seatBot")} (${t(s.level)})`);
       if (s.role === "human") flags.push(s.connected ? t("connected") : t("away"));
       if (s.substituted) flags.push(t("botFor"));
       const clock = state.clocks ? h("span", { class: "clock", "data-seat": s.index, "aria-label": t("clock") }) : null;
