@@ -25,7 +25,7 @@ from tui_helpers import (
 
 from cardtable.table import Pacing
 from cardtable.tui import DEAL_SUMMARY_WAIT
-from cardtable.tui.candidate_app import CandidateApp
+from cardtable.tui.candidate_app import CandidateApp, CandidateScreen, HandoffScreen
 from cardtable.tui.spy_app import SpyApp
 
 SnapCompare = Callable[..., bool]
@@ -75,11 +75,19 @@ def test_tui_snapshot_candidate_large_terminal(snap_compare: SnapCompare) -> Non
 def test_tui_snapshot_candidate_pass_the_keyboard(snap_compare: SnapCompare) -> None:
     """Two people: the pass-the-keyboard screen hides the hands."""
 
-    async def first_handoff(pilot: Pilot[None]) -> None:  # Bob deals first: Ann looks away
+    async def first_handoff(pilot: Pilot[None]) -> None:
+        # Bob deals first (no hand yet: no handoff); the first handoff after the deal.
         app = pilot.app
         assert isinstance(app, CandidateApp)
         await pilot.pause()
-        assert app.driver.to_move() == 1
+        for _ in range(5):
+            if isinstance(app.screen, HandoffScreen):
+                break
+            screen = app.screen
+            assert isinstance(screen, CandidateScreen)
+            await pilot.press(*keys_for(app, screen.viewer))
+            await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
 
     assert snap_compare(candidate_app(seed=5, vs_human=True), run_before=first_handoff)
 

@@ -22,14 +22,19 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.cards import parse_card_kind
 from cardtable.tui.candidate_panels import HandPanel, LobbyPanel, PilesPanel, SeatPanel
 from cardtable.tui.candidate_words import CandidateWords
-from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
+from cardtable.tui.common import (
+    DialogScreen,
+    HelpScreen,
+    TableApp,
+    TableScreen,
+    TailLog,
+    key_name,
+)
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label, refusal_text, tr
 
@@ -322,18 +327,13 @@ class CandidateScreen(TableScreen):
         return [line for line in lines if line]
 
 
-class DealOverScreen(ModalScreen[None]):
+class DealOverScreen(DialogScreen):
     """A deal's summary while the table waits for the people: each player's captures,
     deal score and total (C13); Enter starts the next deal. After the last deal it
     also gives the match's result (C17)."""
 
     HELP: ClassVar[str] = "help_deal_over"
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(id="deal-title")
-            yield Static(id="deal-body")
-            yield Static(id="deal-status", classes="panel")
+    PART = "deal"
 
     def on_mount(self) -> None:
         self.redraw()
@@ -379,21 +379,16 @@ class DealOverScreen(ModalScreen[None]):
             self.redraw()
 
 
-class HandoffScreen(ModalScreen[None]):
+class HandoffScreen(DialogScreen):
     """Between two people's turns: the hand stays hidden until the right one is ready."""
 
     HELP: ClassVar[str] = "help_handoff"
+    PART = "handoff"
 
     def __init__(self, name: str, other: str) -> None:
         super().__init__()
         self.to_name = name
         self.other = other
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(id="handoff-title")
-            yield Static(id="handoff-body")
-            yield Static(id="handoff-status", classes="panel")
 
     def on_mount(self) -> None:
         self.redraw()

@@ -36,6 +36,7 @@ from cardtable.tui.i18n import other_lang, tr
 
 __all__ = [
     "LAYOUT_KEYS",
+    "DialogScreen",
     "HelpScreen",
     "QuitScreen",
     "RulesScreen",
@@ -313,6 +314,20 @@ class HelpScreen(ModalScreen[None]):
         event.stop()
         if event.key in ("escape", "question_mark", "enter", "q"):
             self.dismiss()
+
+
+class DialogScreen(ModalScreen[None]):
+    """A dialog over the table: a title, a body and a status line, with the ids
+    ``PART-title``, ``PART-body`` and ``PART-status``."""
+
+    #: The prefix of the parts' ids.
+    PART: ClassVar[str] = "dialog"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(id=f"{self.PART}-title")
+            yield Static(id=f"{self.PART}-body")
+            yield Static(id=f"{self.PART}-status", classes="panel")
 
 
 class QuitScreen(ModalScreen[None]):
