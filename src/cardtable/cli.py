@@ -87,6 +87,16 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def _check_writable(path: Path, option: str) -> None:
+    """Fail at once, before any work, when ``path`` (given by ``option``) cannot be
+    written: its folder is missing, or it is a folder itself."""
+    folder = path.parent
+    if path.is_dir():
+        raise _fail(f"{option} {path}: that is a folder, not a file")
+    if not folder.is_dir():
+        raise _fail(f"{option} {path}: the folder {folder} does not exist")
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"cardtable {__version__}")
@@ -163,9 +173,13 @@ def deal(
     text = dump_record(record)
     if output is None:
         sys.stdout.write(text)
-    else:
+        return
+    _check_writable(output, "--out")
+    try:
         output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}")
+    except OSError as exc:
+        raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
+    err.print(f"wrote {output}")
 
 
 @app.command(cls=_Command)
@@ -254,6 +268,8 @@ def play(
         raise _fail(
             f"the terminal app needs the tui extra (pip install 'cardtable[tui]'): {exc}"
         ) from None
+    if save is not None:
+        _check_writable(save, "--save")  # before the game, not after it
     people = [n.strip() for n in names.split(",")] if names else []
     options: dict[str, Any] = {}
     for key, value in (("deals", deals), ("decks", decks), ("rounds", rounds)):

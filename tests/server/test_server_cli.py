@@ -129,3 +129,17 @@ def test_replay_says_a_missing_file_is_missing(tmp_path: Path) -> None:
     assert "malformed" not in result.output
     folder = CliRunner().invoke(cli_app, ["replay", str(tmp_path)])
     assert "is a folder, not a file" in folder.output
+
+
+def test_deal_and_play_refuse_a_file_in_a_missing_folder(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "x.json"
+    dealt = CliRunner().invoke(cli_app, ["deal", "candidate", "--seed", "1", "--out", str(missing)])
+    assert dealt.exit_code == 1
+    assert "the folder" in dealt.output
+    assert "does not exist" in dealt.output
+    assert "Traceback" not in dealt.output
+    played = CliRunner().invoke(cli_app, ["play", "candidate", "--save", str(missing)])
+    assert played.exit_code == 1
+    assert "--save" in played.output
+    folder = CliRunner().invoke(cli_app, ["deal", "spy", "--seed", "1", "--out", str(tmp_path)])
+    assert "is a folder, not a file" in folder.output
