@@ -91,3 +91,29 @@ def test_ukrainian_table_uses_the_glossary_and_names_the_bot_in_ukrainian(
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(shots / "candidate-table-uk-phone.png"), full_page=True)
     assert not page.errors
+
+
+def test_ukrainian_replay_names_the_bots_in_ukrainian(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    """A record keeps a bot seat's server name ("Bot (easy)"); the replay says it in
+    the reader's language."""
+    base = web_server.base
+    bots = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]
+    created = create_table(base, "candidate", {"deals": 1}, bots, seed=4)
+    table_id = created["table"]["id"]
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{base}/api/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' deal did not finish"
+        time.sleep(0.2)
+    page = _ukrainian_page(browser, viewport={"width": 1000, "height": 800})
+    page.goto(f"{base}/replay/{table_id}")
+    page.wait_for_selector("#main .replay, #main [data-key=next], #main button")
+    page.wait_for_timeout(300)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    text = page.inner_text("body")
+    assert "Бот (легкий)" in text
+    assert "Bot (easy)" not in text
+    assert not forbidden_words(text)
+    assert not page.errors

@@ -387,9 +387,20 @@ export function t(key, params = {}) {
  *  player's language («Бот (легкий)»), whatever name the server stored for it. */
 export function seatName(seat) {
   if (seat.role === "bot" && seat.level && GLOSSARY.en[`level.${seat.level}`]) {
-    return `${term("bot")} (${term(`level.${seat.level}`)})`;
+    return botName(seat.level);
   }
-  return seat.name || t("seat", { n: seat.index + 1 });
+  return seat.name ? playerName(seat.name) : t("seat", { n: seat.index + 1 });
+}
+
+function botName(level) {
+  return `${term("bot")} (${term(`level.${level}`)})`;
+}
+
+/** A name as a record keeps it, for the reader: the server's name of a bot seat
+ *  ("Bot (easy)") in the player's language; any other name as it is. */
+export function playerName(name) {
+  const bot = /^Bot \((\w+)\)$/.exec(name);
+  return bot && GLOSSARY.en[`level.${bot[1]}`] ? botName(bot[1]) : name;
 }
 
 /** Split record card text ("10H") into rank and suit letters. */

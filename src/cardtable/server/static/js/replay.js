@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
-import { moveText, t } from "./i18n.js";
+import { moveText, playerName, t } from "./i18n.js";
 import { SpyBoard } from "./spy.js";
 
 const IDLE = { ready: false, move: () => false };
@@ -21,7 +21,7 @@ export function showReplay(main, tableId) {
       const steps = data.steps;
       const last = steps.length - 1;
       let at = 0;
-      const seats = data.players.map((name, index) => ({ index, name, role: "human" }));
+      const seats = data.players.map((name, index) => ({ index, name: playerName(name), role: "human" }));
       const Board = data.game === "candidate" ? CandidateBoard : SpyBoard;
       board = new Board({ conn: IDLE, tableId, token: null, replay: true });
       const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });
@@ -36,7 +36,7 @@ export function showReplay(main, tableId) {
         const step = steps[at];
         slider.value = at;
         slider.setAttribute("aria-valuetext", t("move", { k: at, n: last }));
-        const who = step.seat === null ? "" : data.players[step.seat];
+        const who = step.seat === null ? "" : playerName(data.players[step.seat]);
         caption.textContent = `${t("move", { k: at, n: last })}${step.move ? ` — ${t("moveBy", { name: who, move: moveText(step.move) })}` : ""}`;
         const view = step.view;
         board.update({
