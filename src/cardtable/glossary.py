@@ -1,6 +1,6 @@
 """The games' words in every language the faces speak: one glossary for all of them.
 
-The Ukrainian words are the seed's own (docs/rules/candidate.uk.md, docs/rules/spy.uk.md):
+The Ukrainian words are the rules' own (docs/rules/candidate.uk.md, docs/rules/spy.uk.md):
 a **стопка** (pile; not «стос»), the **лобі**, a **послідовність** (sequence) of the
 kinds **сходинки** (run) and **набір** (set), and the suits as the rules name a card —
 «9 **пік**» (genitive plural; not «піки»), «10 **черви**», **бубни**, **трефи**.
@@ -90,7 +90,7 @@ GLOSSARY: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 FORBIDDEN: Final[Mapping[str, str]] = MappingProxyType(
     {
         # pattern (a whole word, any case) -> what to say instead
-        r"стос(?:и|у|і|ом|ів|ам|ами|ах)?": "стопка, стопки (the seed’s word)",
+        r"стос(?:и|у|і|ом|ів|ам|ами|ах)?": "стопка, стопки (the rules’ word)",
         r"піки": "пік (genitive plural, as in «9 пік»)",
         r"чирви": "черви",
         r"скинути вибір": "зняти вибір (скинути reads as discarding cards)",
