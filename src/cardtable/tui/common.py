@@ -63,14 +63,15 @@ HandoffScreen { background: $background; }  /* opaque: no hand shows through */
 
 
 #: The Ukrainian (ЙЦУКЕН) letters by the Latin letter on the same key of a QWERTY
-#: keyboard, lower and upper case (Russian ы and э share the keys of і and є).
+#: keyboard, lower and upper case (the Russian ы shares the key of і). Only keys that
+#: are letters in both layouts: the app's keys are letters and digits.
 LAYOUT_KEYS: Final[dict[str, str]] = {
     cyrillic: latin
     for row_cyrillic, row_latin in (
-        ("йцукенгшщзхї", "qwertyuiop[]"),
-        ("фівапролджє", "asdfghjkl;'"),
-        ("ячсмитьбю", "zxcvbnm,."),
-        ("ыэ", "s'"),
+        ("йцукенгшщз", "qwertyuiop"),
+        ("фівапролд", "asdfghjkl"),
+        ("ячсмить", "zxcvbnm"),
+        ("ы", "s"),
     )
     for lower, latin_char in zip(row_cyrillic, row_latin, strict=True)
     for cyrillic, latin in ((lower, latin_char), (lower.upper(), latin_char.upper()))
@@ -80,19 +81,8 @@ LAYOUT_KEYS: Final[dict[str, str]] = {
 def latin_key(event: events.Key) -> events.Key:
     """``event`` as the Latin letter on the same physical key (``і`` → ``s``), or
     ``event`` itself when it is not a letter of the Ukrainian layout."""
-    character = event.character
-    latin = LAYOUT_KEYS.get(character) if character else None
-    if latin is None:
-        return event
-    key = {
-        "[": "left_square_bracket",
-        "]": "right_square_bracket",
-        ";": "semicolon",
-        "'": "apostrophe",
-        ",": "comma",
-        ".": "full_stop",
-    }.get(latin, latin)
-    return events.Key(key, latin)
+    latin = LAYOUT_KEYS.get(event.character) if event.character else None
+    return event if latin is None else events.Key(latin, latin)
 
 
 def key_name(event: events.Key) -> str:
