@@ -244,7 +244,8 @@ def play(
     speed: Annotated[
         str,
         typer.Option(
-            help="Spy: bot speeds, comma-separated: slow, steady, quick, fast or moves a second."
+            help="Spy: bot speeds, comma-separated: gentle, slow, steady, quick, fast "
+            "or moves a second."
         ),
     ] = "steady",
     lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,
@@ -386,7 +387,7 @@ def analyse(
     players: Annotated[int, typer.Option(help="Spy: number of players (2-8).")] = 2,
     bots: Annotated[
         str, typer.Option(help="Bots to race beside the oracle, comma separated.")
-    ] = "planner,greedy,random",
+    ] = "model,planner,greedy,random",
     option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     deals: Annotated[

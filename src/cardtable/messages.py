@@ -579,6 +579,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "роздачу закінчено: наступна почнеться за {seconds} с",
     },
     "table.not_your_turn": {"en": "it is not your turn", "uk": "зараз не ваш хід"},
+    "table.counting": {
+        "en": "the race starts in {seconds} s: everyone starts together",
+        "uk": "гонка почнеться за {seconds} с: усі починають разом",
+    },
     "table.seat_taken": {
         "en": "seat {seat} is already taken",
         "uk": "місце {seat} вже зайняте",
@@ -599,6 +603,25 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "every seat must be filled first",
         "uk": "спершу мають бути зайняті всі місця",
     },
+    # -- a race's start and the pause between its rounds (table, terminal) ---------
+    "race.count": {
+        "en": "Get ready: the race starts in {seconds} s",
+        "uk": "Приготуйтеся: гонка почнеться за {seconds} с",
+    },
+    "race.go": {"en": "Go!", "uk": "Старт!"},
+    "race.called": {
+        "en": "{name} called «finished» first",
+        "uk": "{name} першим оголосив «закінчив»",
+    },
+    "race.blocked": {
+        "en": "Nobody could move any more: the round was blocked and nobody wins it",
+        "uk": "Ніхто більше не міг ходити: раунд заблоковано, переможця немає",
+    },
+    "race.resigned": {
+        "en": "Everyone left the round: nobody wins it",
+        "uk": "Усі вийшли з раунду: переможця немає",
+    },
+    "race.time": {"en": "Race time {time}", "uk": "Час гонки {time}"},
     # -- the server's protocol (server/core.py) ------------------------------------
     "server.storage": {
         "en": "the move could not be stored; please resync",
@@ -620,6 +643,15 @@ _CATALOG: dict[str, dict[str, str]] = {
     "server.too_large": {
         "en": "a message may be at most {limit} bytes",
         "uk": "повідомлення може мати щонайбільше {limit} байтів",
+    },
+    # -- lobby codes, invites and the next game (server/routes/tables.py) ------------
+    "server.no_code": {
+        "en": "no table and no open seat has the code {code!r}",
+        "uk": "жоден стіл і жодне вільне місце не має коду {code!r}",
+    },
+    "server.not_host": {
+        "en": "only the table's creator may see its invites",
+        "uk": "запрошення столу бачить лише той, хто його створив",
     },
 }
 

@@ -277,3 +277,14 @@ def clients(base: str, table_id: str, tokens: Sequence[str | None]) -> Iterator[
     finally:
         for client in opened:
             client.close()
+
+
+def play_first_moves(players: Sequence[Client]) -> None:
+    """Each client in turn says hello and plays its first legal move (a one-card ``fake``
+    match is over after that)."""
+    for client in players:
+        client.hello()
+    for client in players:
+        client.drain()
+        assert client.state is not None
+        client.move(client.state["legal_moves"][0])

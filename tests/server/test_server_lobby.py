@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from server_helpers import Api, ServerThread, clients
+from server_helpers import Api, ServerThread, clients, play_first_moves
 
 
 def test_create_validates_game_options_and_seats(api: Api) -> None:
@@ -89,14 +89,8 @@ def test_health_and_openapi_document_every_route(api: Api) -> None:
 def test_finished_tables_leave_memory_but_not_storage(fake_server: ServerThread, api: Api) -> None:
     hub = fake_server.app.state.hub
     table_id, tokens = api.seat_players("fake", ["Una", "Vic"], options={"hand": 1})
-    with clients(fake_server.base, table_id, tokens) as (una, vic):
-        una.hello()
-        vic.hello()
-        assert una.state is not None
-        una.move(una.state["legal_moves"][0])
-        vic.drain()
-        assert vic.state is not None
-        vic.move(vic.state["legal_moves"][0])
+    with clients(fake_server.base, table_id, tokens) as players:
+        play_first_moves(players)
     deadline = time.monotonic() + 10
     while table_id in hub.tables and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -24,7 +24,6 @@ from tui_helpers import (
 )
 
 from cardtable.table import Pacing
-from cardtable.tui import DEAL_SUMMARY_WAIT
 from cardtable.tui.candidate_app import CandidateApp, CandidateScreen, HandoffScreen
 from cardtable.tui.spy_app import SpyApp
 
@@ -178,12 +177,14 @@ async def candidate_deal_over(pilot: Pilot[None]) -> None:
             break
         await pilot.press(*keys_for(app, 0))
         await settle(pilot, app)
+    await pilot.pause(0.2)
+    app.pump()
     await pilot.pause()
 
 
 def test_tui_snapshot_candidate_deal_over_ukrainian(snap_compare: SnapCompare) -> None:
     """C13: the deal's summary, in Ukrainian, waiting for Enter."""
-    pacing = Pacing(turn_delay=0, segment_pause=DEAL_SUMMARY_WAIT)
+    pacing = Pacing(turn_delay=0, segment_pause=0.05)  # then it holds for the person
     app = candidate_app(seed=3, lang="uk", deals=2, pacing=pacing)
     assert snap_compare(app, run_before=candidate_deal_over)
 

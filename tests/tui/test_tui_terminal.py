@@ -6,7 +6,6 @@ from __future__ import annotations
 from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 
 from cardtable.table import Pacing
-from cardtable.tui import DEAL_SUMMARY_WAIT, build_app
 from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen, HandoffScreen
 from cardtable.tui.common import LAYOUT_KEYS, QuitScreen
 
@@ -101,21 +100,11 @@ async def test_tui_terminal_long_status_lines_wrap_instead_of_being_cut() -> Non
         assert text.count("довге пояснення") == 6
 
 
-def test_tui_terminal_candidate_table_waits_for_the_people_after_a_deal() -> None:
-    app = build_app("candidate", vs="easy", seed=1, lang="en", names=[], options={})
-    try:
-        assert app.driver.table.pacing.segment_pause == DEAL_SUMMARY_WAIT
-    finally:
-        app.driver.close()
-
-
 @sync
 async def test_tui_terminal_deal_summary_stays_until_enter_c13() -> None:
-    """C13: after a deal its captures, scores and totals stay on the screen, with no
-    count, until the person presses Enter; then the next deal begins."""
-    app = candidate_app(
-        seed=3, deals=2, pacing=Pacing(turn_delay=0, segment_pause=DEAL_SUMMARY_WAIT)
-    )
+    """C13: after a deal its captures, scores and totals stay on the screen, also once
+    the pause's time is up (it holds for the person), until Enter starts the next deal."""
+    app = candidate_app(seed=3, deals=2, pacing=Pacing(turn_delay=0, segment_pause=0.05))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         moves = 0
@@ -133,11 +122,16 @@ async def test_tui_terminal_deal_summary_stays_until_enter_c13() -> None:
         ):
             assert f"{name}: {score} this deal, {total} in all" in text
         assert "start deal 2" in text
-        assert app.driver.pause_left(app.now()) > 3600  # waits for the person, no count
+        await pilot.pause(0.3)  # the pause's time is up: it holds for the person (C13)
+        app.pump()
+        await pilot.pause()
+        assert app.driver.paused
+        assert app.driver.table.pause_holds
+        assert isinstance(app.screen, DealOverScreen)
         await pilot.press("x")  # not Enter: the summary stays
         assert isinstance(app.screen, DealOverScreen)
         await pilot.press("enter")
-        await settle(pilot, app)
+        await pilot.pause()
         assert isinstance(app.screen, CandidateScreen)
         assert not app.driver.paused
         assert app.driver.view(0)["deal_number"] == 2

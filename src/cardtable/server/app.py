@@ -12,8 +12,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.games.base import Game
@@ -73,6 +75,9 @@ def create_app(
     )
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
+    index = static_dir / "index.html" if static_dir is not None else None
+    if index is not None and index.is_file():
+        app.add_exception_handler(StarletteHTTPException, not_found_page(index))  # type: ignore[arg-type]
     for router in (info.router, tables.router, play.router, client.router):
         app.include_router(router)
     app.include_router(client.pages(static_dir))
@@ -95,6 +100,31 @@ async def limit_body(
             {"detail": {"code": "length_required", "message": "send a Content-Length"}}, 411
         )
     return await call_next(request)
+
+
+#: Paths that always answer in JSON, never with the client's page.
+JSON_PREFIXES = ("/api/", "/ws/", "/docs", "/redoc", "/openapi.json")
+
+
+def not_found_page(
+    index: Path,
+) -> Callable[[Request, StarletteHTTPException], Awaitable[Response]]:
+    """The handler of HTTP errors: a browser opening an unknown address gets the
+    client's page with status 404 (the client shows a "page not found" in the app's
+    style and the player's language); the API and everything else keep JSON."""
+
+    async def handle(request: Request, exc: StarletteHTTPException) -> Response:
+        wants_page = (
+            exc.status_code == 404
+            and request.method in ("GET", "HEAD")
+            and not request.url.path.startswith(JSON_PREFIXES)
+            and "text/html" in request.headers.get("accept", "")
+        )
+        if wants_page:
+            return FileResponse(index, status_code=404, media_type="text/html")
+        return await http_exception_handler(request, exc)
+
+    return handle
 
 
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:

@@ -26,7 +26,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.games.base import Game
+from cardtable.games.base import Game, MatchEvent
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.server.connection import Connection, Socket
 from cardtable.server.core import (
@@ -45,7 +45,15 @@ from cardtable.server.protocol import Error, Event, Ping
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.thinking import BotMaker, BotRunner, registry_bot
-from cardtable.table import Answer, Source, Status, Table, TableError, TimeControl
+from cardtable.table import (
+    Answer,
+    Source,
+    Status,
+    Table,
+    TableError,
+    TimeControl,
+    hash_token,
+)
 
 __all__ = ["Hub", "HubError", "LiveTable", "default_games"]
 
@@ -235,8 +243,10 @@ class Hub:
         seed: int | None,
         rematch_of: str | None = None,
         names: list[str | None] | None = None,
+        host_token: str | None = None,
     ) -> Table:
-        """Create, store and go live with a new table."""
+        """Create, store and go live with a new table; ``host_token`` (its creator's)
+        may ask for the open seats' invites later (:meth:`invites`)."""
         table_id = secrets.token_urlsafe(9)
         try:
             table = Table.create(
@@ -256,6 +266,8 @@ class Hub:
             raise HubError(422, exc.code, exc.message, exc.params, f"table.{exc.code}") from None
         except ValueError as exc:  # BadOptions and friends
             raise HubError(422, "bad_options", str(exc), {"detail": str(exc)}) from None
+        if host_token is not None:
+            table.host_hash = hash_token(host_token)
         for seat, name in zip(table.seats, names or [], strict=False):
             if seat.is_bot and name:
                 seat.name = name
@@ -291,8 +303,51 @@ class Hub:
         self._drive(live)
         return table, seat, token
 
-    async def rematch(self, table_id: str, token: str) -> tuple[Table, int, str]:
-        """The rematch of a finished table, created on first request; seats the caller."""
+    def invites(self, table_id: str, host_token: str) -> tuple[Table, list[tuple[int, str]]]:
+        """The open seats' invites, for the table's creator only (its host token)."""
+        live = self.live(table_id)
+        if not live.table.is_host(host_token):
+            raise HubError(403, "not_host", "only the table's creator may see its invites")
+        return live.table, live.table.open_invites()
+
+    def find_code(self, code: str) -> tuple[Table | None, int | None]:
+        """What a pasted code stands for among the live tables: a table id
+        (``(table, None)``), an open seat's invite (``(table, seat)``), or nothing
+        (``(None, None)``; a finished table may still be in storage).
+
+        An invite of a seat already taken is refused (409), so the person hears why."""
+        live = self.tables.get(code)
+        if live is not None:
+            return live.table, None
+        for live in self.tables.values():
+            for seat in live.table.seats:
+                if seat.invite == code:
+                    if seat.filled:
+                        raise HubError(
+                            409,
+                            "seat_taken",
+                            f"seat {seat.index + 1} is already taken",
+                            {"seat": seat.index + 1},
+                            "table.seat_taken",
+                        )
+                    return live.table, seat.index
+        return None, None
+
+    async def rematch(
+        self,
+        table_id: str,
+        token: str,
+        game: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[Table, int, str]:
+        """The next game of a finished table, created on the first request (the same
+        game and options, or the ``game`` and ``options`` asked for), with the same
+        people and bots; seats the caller at their old seat.
+
+        The server deals it (its own seed), ties it to the old table and announces it to
+        the old table's connections (an ``update`` with a ``rematch`` event naming the
+        seat that asked). Later requests join the same table.
+        """
         live = await self._load(table_id)
         old = live.table
         seat = old.seat_of_token(token)
@@ -302,9 +357,10 @@ class Hub:
             raise HubError(409, "not_finished", "a rematch can start once the match is over")
         async with live.lock:
             if old.rematch_id is None:
+                same = game is None or game == old.game.info.name
                 new = await self.create_table(
-                    game=old.game.info.name,
-                    options=old.options,
+                    game=old.game.info.name if game is None else game,
+                    options=old.options if same and options is None else (options or {}),
                     bot_levels=[s.bot_level for s in old.seats],
                     time_control=old.time_control,
                     rated=old.rated,
@@ -314,7 +370,8 @@ class Hub:
                 )
                 old.rematch_id = new.id
                 old.version += 1
-                await self._carry(live, None, [Store(), Broadcast(Event(type="rematch"))])
+                event = Event(type="rematch", seat=seat)
+                await self._carry(live, None, [Store(), Broadcast(event)])
         new_live = await self._load(old.rematch_id)
         invite = new_live.table.seats[seat].invite
         name = old.seats[seat].name or f"Player {seat + 1}"
@@ -343,7 +400,7 @@ class Hub:
                 if not await self._store(live, effect):
                     return False
             elif isinstance(effect, Broadcast):
-                self._broadcast(live, effect.event, effect.skip)
+                self._broadcast(live, effect.event, effect.skip, effect.shown)
             elif isinstance(effect, Send):
                 if conn is not None:
                     conn.send(effect.message)
@@ -378,7 +435,13 @@ class Hub:
             self.moves_accepted += 1
         return True
 
-    def _broadcast(self, live: LiveTable, event: Event, skip: Peer | None = None) -> None:
+    def _broadcast(
+        self,
+        live: LiveTable,
+        event: Event,
+        skip: Peer | None = None,
+        shown: tuple[MatchEvent, ...] = (),
+    ) -> None:
         now = self.now()
         texts: dict[int | None, str] = {}
         for conn in live.connections:
@@ -387,7 +450,9 @@ class Hub:
                 continue
             text = texts.get(peer.seat)
             if text is None:
-                text = texts[peer.seat] = live.core.update(event, peer.seat, now).model_dump_json()
+                text = texts[peer.seat] = live.core.update(
+                    event, peer.seat, now, shown
+                ).model_dump_json()
             conn.send(text)
 
     # ------------------------------------------------------------------- moves

@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from cardtable.errors import BadOptions
 from cardtable.tui.common import TableApp
@@ -54,12 +54,6 @@ def build_app(
     raise BadOptions(f"unknown game {game!r}: expected candidate or spy")
 
 
-#: How long the terminal's Candidate table pauses after a deal (s): it waits for the
-#: people, who go on with Enter; the table counts a pause in seconds, so "until they
-#: are ready" is a day.
-DEAL_SUMMARY_WAIT: Final = 24 * 3600.0
-
-
 def _candidate(
     vs: str,
     lang: str,
@@ -70,7 +64,6 @@ def _candidate(
 ) -> TableApp:
     from concurrent.futures import ThreadPoolExecutor
 
-    from cardtable.table import Pacing
     from cardtable.tui.candidate_app import CandidateApp
     from cardtable.tui.driver import TableDriver
 
@@ -98,8 +91,6 @@ def _candidate(
         options=options,
         executor=thread,
         hint=hint,
-        # The deal's summary stays until the people press Enter (a day is "until").
-        pacing=Pacing(segment_pause=DEAL_SUMMARY_WAIT),
     )
     return CandidateApp(driver, lang=lang, save=save)
 

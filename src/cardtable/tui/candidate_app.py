@@ -268,7 +268,8 @@ class CandidateScreen(TableScreen):
         driver = self.driver
         view = self.view()
         if driver.paused and not driver.is_over:
-            return self.words.pause_text(view, driver.pause_left(self.table_app.now()))
+            left = driver.pause_left(self.table_app.now())
+            return self.words.pause_text(view, left, holds=driver.table.pause_holds)
         player = view["current_player"]
         thinking = player is not None and driver.is_bot(player)
         return self.words.decision_text(view, thinking=thinking)

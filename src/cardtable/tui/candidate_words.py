@@ -20,12 +20,10 @@ from typing import Any, Final
 
 from cardtable.tui.i18n import bot_name, card_label, tr
 
-__all__ = ["SUITS", "WAITS_FOR_PEOPLE", "CandidateWords"]
+__all__ = ["SUITS", "CandidateWords"]
 
 #: The suit symbols of the piles S, H, D, C.
 SUITS: Final = "♠♥♦♣"
-#: A pause longer than this (seconds) waits for the people: its count is not shown.
-WAITS_FOR_PEOPLE: Final = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +93,12 @@ class CandidateWords:
             key = "decision_play_from_hand"
         return tr(self.lang, key, name=self.seat_name(player))
 
-    def pause_text(self, view: Mapping[str, Any], seconds: float) -> str:
-        """The pause after a deal: when the next one starts (no count when the table
-        waits for the people), and Enter to go on now."""
+    def pause_text(self, view: Mapping[str, Any], seconds: float, *, holds: bool = False) -> str:
+        """The pause after a deal: when the next one starts, and Enter to go on now;
+        once its time is up and it waits for the person (C13), only Enter."""
         deal = view["deal_number"]
-        if seconds > WAITS_FOR_PEOPLE:
-            return tr(self.lang, "cand_pause_wait", deal=deal - 1, next=deal)
+        if holds and seconds <= 0:
+            return tr(self.lang, "cand_pause_holds", deal=deal - 1, next=deal)
         return tr(self.lang, "cand_pause", deal=deal - 1, next=deal, seconds=round(seconds))
 
     def deal_over_lines(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:

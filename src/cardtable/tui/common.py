@@ -179,7 +179,7 @@ class TableApp(App[None]):
 
     def sleep(self, now: float) -> None:
         """Wake up at the table's next wakeup; sooner while a bot thinks in another
-        thread, or at the next whole second of a pause's countdown."""
+        thread, or at the next whole second of a pause's or a start count's countdown."""
         if not self.auto:
             return
         if self._timer is not None:
@@ -194,8 +194,9 @@ class TableApp(App[None]):
             waits.append(wake - now)
         if thinking:
             waits.append(THINK_POLL)
-        if driver.paused:
-            waits.append(driver.pause_left(now) % 1.0 or 1.0)
+        hold = driver.hold_left(now)
+        if hold:  # a pause's or a start count's countdown shows whole seconds
+            waits.append(hold % 1.0 or 1.0)
         if waits:
             self._timer = self.set_timer(max(MIN_SLEEP, min(waits)), self.pump)
 

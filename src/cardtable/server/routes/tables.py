@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 
 from cardtable.server.protocol import (
+    CodeTarget,
     Created,
     CreateTable,
     Invite,
+    Invites,
+    InvitesRequest,
     JoinRequest,
     RematchRequest,
     Seated,
@@ -20,7 +24,7 @@ from cardtable.server.protocol import (
 from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
-from cardtable.table import Seat, TimeControl
+from cardtable.table import Seat, Status, TimeControl
 
 __all__ = ["router"]
 
@@ -33,10 +37,12 @@ HubDep = Annotated[Hub, Depends(current_hub)]
 async def create_table(request: CreateTable, hub: HubDep) -> Created:
     """Create a table with its seats (open or bots) and an optional time control.
 
-    Returns the table and an invite per open seat. The match starts when the last
-    open seat is taken (at once when every seat is a bot).
+    Returns the table, an invite per open seat and the creator's host token: the
+    creator alone gets the invites again with it (``POST /api/tables/{id}/invites``).
+    The match starts when the last open seat is taken (at once when every seat is a bot).
     """
     tc = request.time_control
+    host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
         game=request.game,
         options=request.options,
@@ -46,13 +52,62 @@ async def create_table(request: CreateTable, hub: HubDep) -> Created:
         ),
         rated=request.rated,
         seed=request.seed,
+        host_token=host_token,
     )
-    invites = [
-        Invite(seat=s.index, code=s.invite, link=f"/play/{table.id}?invite={s.invite}")
-        for s in table.seats
-        if s.invite is not None
+    return Created(
+        table=TableInfo(**table.info()),
+        invites=invite_list(table.id, table.open_invites()),
+        host_token=host_token,
+    )
+
+
+def invite_list(table_id: str, invites: list[tuple[int, str]]) -> list[Invite]:
+    """The invites of open seats, each with the client's link that takes the seat."""
+    return [
+        Invite(seat=seat, code=code, link=f"/play/{table_id}?invite={code}")
+        for seat, code in invites
     ]
-    return Created(table=TableInfo(**table.info()), invites=invites)
+
+
+@router.post("/api/tables/{table_id}/invites", summary="Invites again", tags=["tables"])
+async def invites(table_id: str, request: InvitesRequest, hub: HubDep) -> Invites:
+    """The invites of the seats still open, for the table's creator only: the body
+    carries the host token the creation answered with (403 for any other token). A
+    seat's invite is gone once the seat is taken."""
+    table, open_seats = hub.invites(table_id, request.token)
+    return Invites(table=table.id, invites=invite_list(table.id, open_seats))
+
+
+#: What a code may look like: a table id or an invite code (URL-safe base64 letters).
+CODE_PATTERN = r"^[A-Za-z0-9_-]{4,64}$"
+
+
+@router.get("/api/codes/{code}", summary="What a code is", tags=["tables"])
+async def code_target(
+    code: Annotated[str, Path(pattern=CODE_PATTERN, description="A table id or an invite code")],
+    hub: HubDep,
+) -> CodeTarget:
+    """What a code pasted in the lobby stands for: a table's id (to watch it or come
+    back to one's seat) or the invite code of an open seat (to take it). 404 when it is
+    neither, 409 for the invite of a seat already taken."""
+    table, seat = hub.find_code(code)
+    if table is not None:
+        info = TableInfo(**table.info())
+        if seat is None:
+            return CodeTarget(target="table", table=info, seat=None)
+        return CodeTarget(target="invite", table=info, seat=seat)
+    row = await hub.storage.aread(lambda s: Storage.finished_table(s, code))
+    if row is None:
+        raise HTTPException(
+            404,
+            detail={
+                "code": "no_code",
+                "message": f"no table and no open seat has the code {code!r}",
+                "message_id": "server.no_code",
+                "params": {"code": code},
+            },
+        )
+    return CodeTarget(target="table", table=finished_info(row), seat=None)
 
 
 @router.get("/api/tables", summary="List tables", tags=["tables"])
@@ -64,14 +119,19 @@ async def list_tables(
     game: Annotated[str | None, Query(description="candidate or spy", max_length=32)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> list[TableInfo]:
-    """Live tables (waiting or playing), or the most recently finished ones."""
+    """Live tables (waiting or playing; without ``status`` both, never a finished one
+    still in memory), or the most recently finished ones."""
     if status == "finished":
         rows = await hub.storage.aread(lambda s: Storage.list_finished(s, game, limit))
         return [finished_info(row) for row in rows]
     tables = [
         live.table.info()
         for live in hub.tables.values()
-        if (status is None or live.table.status.value == status)
+        if (
+            live.table.status.value == status
+            if status is not None
+            else live.table.status is not Status.FINISHED
+        )
         and (game is None or live.table.game.info.name == game)
     ]
     return [TableInfo(**info) for info in tables[:limit]]
@@ -101,9 +161,11 @@ async def join(table_id: str, request: JoinRequest, hub: HubDep) -> Seated:
 
 @router.post("/api/tables/{table_id}/rematch", summary="Rematch", tags=["tables"])
 async def rematch(table_id: str, request: RematchRequest, hub: HubDep) -> Seated:
-    """Start (or join) the rematch of a finished table: same game, options and seats,
-    a new deal. Each player calls it with their old token and gets a new one."""
-    table, seat, token = await hub.rematch(table_id, request.token)
+    """Start (or join) the next game of a finished table with the same seats: a rematch
+    (same game and options) or a new game (``game``, ``options``), dealt by the server.
+    Each player calls it with their old token and gets a new one at the same seat; the
+    old table's clients hear of it at once (an ``update`` with a ``rematch`` event)."""
+    table, seat, token = await hub.rematch(table_id, request.token, request.game, request.options)
     return Seated(table=TableInfo(**table.info()), seat=seat, token=token)
 
 

@@ -1,10 +1,12 @@
 // The server's HTTP API (see /docs), and the seats this browser holds.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, messageId = null, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.messageId = messageId; // to say it in the player's language (messages.js)
+    this.params = params;
   }
 }
 
@@ -23,7 +25,13 @@ async function call(method, path, body) {
   if (!response.ok) {
     const detail = data && data.detail;
     if (detail && typeof detail === "object" && !Array.isArray(detail)) {
-      throw new ApiError(response.status, detail.code || "error", detail.message || "");
+      throw new ApiError(
+        response.status,
+        detail.code || "error",
+        detail.message || "",
+        detail.message_id || null,
+        detail.params || {},
+      );
     }
     // FastAPI's validation errors: a list naming the fields.
     const text = Array.isArray(detail)
@@ -41,8 +49,14 @@ export const api = {
   create: (request) => call("POST", "/api/tables", request),
   join: (id, invite, name) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { invite, name }),
-  rematch: (id, token) =>
-    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  // The next game with the same seats: a rematch, or {game, options} for a new game.
+  rematch: (id, token, next = {}) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token, ...next }),
+  // The open seats' invites, for the table's creator (its host token) only.
+  invites: (id, hostToken) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/invites`, { token: hostToken }),
+  // What a code pasted in the lobby is: a table id or an open seat's invite.
+  code: (code) => call("GET", `/api/codes/${encodeURIComponent(code)}`),
   hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, { token }),
   summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
   replay: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
@@ -53,12 +67,17 @@ export const api = {
 // Seats this browser took: {tableId: {seat, token, name}}. A reload finds its seat here.
 const SEATS_KEY = "cardtable.seats";
 
-function allSeats() {
+/** A map kept in localStorage under `key` ({} when missing or unreadable). */
+function readMap(key) {
   try {
-    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    return JSON.parse(localStorage.getItem(key) || "{}") || {};
   } catch {
     return {};
   }
+}
+
+function allSeats() {
+  return readMap(SEATS_KEY);
 }
 
 export function savedSeat(tableId) {
@@ -69,6 +88,20 @@ export function saveSeat(tableId, seat) {
   const seats = allSeats();
   seats[tableId] = seat;
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+}
+
+// Tables this browser created: {tableId: hostToken}. The host token alone gets the
+// open seats' invites back (the waiting page shows them, a reload too).
+const HOSTS_KEY = "cardtable.hosts";
+
+export function hostToken(tableId) {
+  return readMap(HOSTS_KEY)[tableId] || null;
+}
+
+export function saveHostToken(tableId, token) {
+  const hosts = readMap(HOSTS_KEY);
+  hosts[tableId] = token;
+  localStorage.setItem(HOSTS_KEY, JSON.stringify(hosts));
 }
 
 export function savedName() {

@@ -1,11 +1,52 @@
-// The lobby: open tables, creating a table, invites, joining by link, finished games.
+// The lobby: open tables, creating a table, invites, joining by link or code, finished
+// games. The games' option fields live here too (the next game with the same seats asks
+// for them again, nextgame.js).
 
-import { api, saveName, saveSeat, savedName } from "./api.js";
+import { api, hostToken, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
+import { apiErrorText, inviteList } from "./invites.js";
 import { navigate } from "./main.js";
 
-const GAME_SEATS = { candidate: [2, 2], spy: [2, 8] };
+/** Seats each game takes: [fewest, most]. */
+export const GAME_SEATS = { candidate: [2, 2], spy: [2, 8] };
+
+/** The option fields of `game`, as the create form shows them (values: `options`). */
+export function optionFields(game, options = {}) {
+  const value = (name, fallback) => options[name] ?? fallback;
+  if (game === "spy") {
+    return [
+      field(t("rounds"), h("input", { type: "number", name: "rounds", min: 1, max: 99, value: value("rounds", 5) })),
+      field(t("bonus"), h("input", { type: "number", name: "bonus", min: 0, max: 1000, value: value("bonus", 20) })),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "full_decks", checked: value("full_decks", false) }), t("fullDecks")),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "count_points_pile", checked: value("count_points_pile", false) }), t("countPoints")),
+    ];
+  }
+  return [
+    field(t("decks"), h("select", { name: "decks" }, [1, 2, 3].map((n) => h("option", { value: n, selected: n === value("decks", 1) }, n)))),
+    field(t("deals"), h("input", { type: "number", name: "deals", min: 1, max: 12, value: value("deals", 12) })),
+  ];
+}
+
+/** The options of `game` read back from a form's data (FormData) of optionFields. */
+export function readOptions(data, game) {
+  return game === "spy"
+    ? {
+        rounds: Number(data.get("rounds")),
+        bonus: Number(data.get("bonus")),
+        full_decks: data.get("full_decks") === "on",
+        count_points_pile: data.get("count_points_pile") === "on",
+      }
+    : { decks: Number(data.get("decks")), deals: Number(data.get("deals")) };
+}
+
+/** A game's options in a few words: "Candidate · Deals 12 · Decks 1". */
+export function optionsText(game, options) {
+  const parts = [t(game)];
+  if (game === "spy") parts.push(`${t("rounds")} ${options.rounds}`);
+  else parts.push(`${t("deals")} ${options.deals}`, `${t("decks")} ${options.decks}`);
+  return parts.join(" · ");
+}
 
 export function showLobby(main) {
   const openList = h("div", { class: "tablelist", "aria-live": "polite" }, t("loading"));
@@ -78,7 +119,14 @@ function tableList(tables, which) {
           "span",
           { class: "rowactions" },
           which === "live"
-            ? h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch"))
+            ? [
+                // A table this browser sits at or created: back to its page (the
+                // creator finds the open seats' invites there).
+                savedSeat(table.id) || hostToken(table.id)
+                  ? h("a", { href: `/play/${table.id}`, "data-nav": "", class: "button primary", "data-action": "mine" }, t("yourTable"))
+                  : null,
+                h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch")),
+              ]
             : [
                 h("a", { href: `/replay/${table.id}`, "data-nav": "", class: "button" }, t("replay")),
                 h("a", { href: api.recordUrl(table.id), class: "button", download: "" }, t("record")),
@@ -111,48 +159,42 @@ function createForm(created) {
   const name = h("input", { type: "text", name: "name", required: true, maxlength: 40, value: savedName(), autocomplete: "nickname" });
 
   function drawOptions() {
-    const isSpy = game.value === "spy";
     const [lo, hi] = GAME_SEATS[game.value];
     count.min = lo;
     count.max = hi;
     count.disabled = lo === hi;
     count.value = Math.min(hi, Math.max(lo, Number(count.value) || lo));
-    fill(options,
-      h("legend", {}, t("game")),
-      isSpy
-        ? [
-            field(t("rounds"), h("input", { type: "number", name: "rounds", min: 1, max: 99, value: 5 })),
-            field(t("bonus"), h("input", { type: "number", name: "bonus", min: 0, max: 1000, value: 20 })),
-            h("label", { class: "check" }, h("input", { type: "checkbox", name: "full_decks" }), t("fullDecks")),
-            h("label", { class: "check" }, h("input", { type: "checkbox", name: "count_points_pile" }), t("countPoints")),
-          ]
-        : [
-            field(t("decks"), h("select", { name: "decks" }, [1, 2, 3].map((n) => h("option", { value: n }, n)))),
-            field(t("deals"), h("input", { type: "number", name: "deals", min: 1, max: 12, value: 12 })),
-          ],
-    );
+    fill(options, h("legend", {}, t("gameOptions")), optionFields(game.value));
     drawSeats();
   }
+
+  // Each seat's choice, kept when the player count or the game changes: a seat the
+  // form has not shown yet is a medium bot (the first one, the creator, a person).
+  const choices = [];
 
   function drawSeats() {
     const n = Number(count.value);
     const rows = [];
     for (let i = 0; i < n; i += 1) {
+      const chosen = choices[i] || (choices[i] = { role: i > 0 ? "bot" : "open", level: "medium" });
       const role = h(
         "select",
         { name: `seat${i}`, "aria-label": t("seat", { n: i + 1 }) },
-        h("option", { value: "open" }, t("seatPerson")),
-        h("option", { value: "bot", selected: i > 0 }, t("seatBot")),
+        h("option", { value: "open", selected: chosen.role === "open" }, t("seatPerson")),
+        h("option", { value: "bot", selected: chosen.role === "bot" }, t("seatBot")),
       );
       const level = h(
         "select",
         { name: `level${i}`, "aria-label": `${t("seat", { n: i + 1 })}: ${t("level")}` },
-        ["easy", "medium", "hard"].map((lv) => h("option", { value: lv, selected: lv === "medium" }, t(lv))),
+        ["easy", "medium", "hard"].map((lv) => h("option", { value: lv, selected: lv === chosen.level }, t(lv))),
       );
       const sync = () => {
+        chosen.role = role.value;
+        chosen.level = level.value;
         level.disabled = role.value !== "bot";
       };
       role.addEventListener("change", sync);
+      level.addEventListener("change", sync);
       sync();
       rows.push(h("div", { class: "seatrow" }, h("span", {}, t("seat", { n: i + 1 })), role, level));
     }
@@ -161,6 +203,9 @@ function createForm(created) {
 
   game.addEventListener("change", drawOptions);
   count.addEventListener("change", drawSeats);
+  count.addEventListener("input", () => {
+    if (Number(count.value) >= Number(count.min) && Number(count.value) <= Number(count.max)) drawSeats();
+  });
   drawOptions();
 
   form.append(
@@ -185,18 +230,9 @@ function createForm(created) {
     event.preventDefault();
     const data = new FormData(form);
     const n = Number(count.value);
-    const opts =
-      game.value === "spy"
-        ? {
-            rounds: Number(data.get("rounds")),
-            bonus: Number(data.get("bonus")),
-            full_decks: data.get("full_decks") === "on",
-            count_points_pile: data.get("count_points_pile") === "on",
-          }
-        : { decks: Number(data.get("decks")), deals: Number(data.get("deals")) };
     const request = {
       game: game.value,
-      options: opts,
+      options: readOptions(data, game.value),
       seats: Array.from({ length: n }, (_, i) =>
         data.get(`seat${i}`) === "bot" ? { type: "bot", level: data.get(`level${i}`) } : { type: "open" },
       ),
@@ -208,74 +244,89 @@ function createForm(created) {
     saveName(name.value.trim());
     try {
       const answer = await api.create(request);
-      showInvites(created, answer, name.value.trim());
+      saveHostToken(answer.table.id, answer.host_token);
+      showInvites(created, answer);
     } catch (err) {
-      toast(t("err_create", { detail: err.message }));
+      toast(t("err_create", { detail: await apiErrorText(err) }));
     }
   });
   return form;
 }
 
-function showInvites(created, answer, myName) {
+function showInvites(created, answer) {
   const table = answer.table;
-  const items = answer.invites.map((invite) => {
-    const url = new URL(invite.link, location.origin).href;
-    const copy = h("button", { type: "button", class: "small" }, t("copyLink"));
-    copy.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        const input = copy.parentElement.querySelector("input");
-        input.select();
-        document.execCommand("copy");
-      }
-      copy.textContent = t("copied");
-    });
-    const take = h("button", { type: "button", class: "primary small", "data-seat": invite.seat }, t("takeSeat", { n: invite.seat + 1 }));
-    take.addEventListener("click", async () => {
-      try {
-        const seated = await api.join(table.id, invite.code, myName || "Player");
-        saveSeat(table.id, { seat: seated.seat, token: seated.token, name: myName });
-        navigate(`/play/${table.id}`);
-      } catch (err) {
-        toast(t("err_join", { detail: err.message }));
-      }
-    });
-    return h(
-      "li",
-      { class: "invite" },
-      h("span", {}, t("inviteFor", { n: invite.seat + 1 })),
-      h("input", { type: "text", readonly: true, value: url, "aria-label": t("inviteFor", { n: invite.seat + 1 }), class: "invite-link" }),
-      copy,
-      take,
-    );
-  });
   created.replaceChildren(
     h("h3", {}, `${t(table.game)} ${table.id}: ${t("invites")}`),
-    h("ul", { class: "invites" }, items),
+    answer.invites.length ? h("p", { class: "note" }, t("inviteHelp")) : null,
+    inviteList(table.id, table.game, answer.invites),
     h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch")),
   );
   const first = created.querySelector("button[data-seat]");
   if (first) first.focus();
 }
 
+// What the join field takes: an address of this app (an invite link, or a table's play,
+// watch or replay page), or a bare code — a table's id or an open seat's invite code,
+// both made of URL-safe letters (A–Z a–z 0–9 - _). The server says which it is.
+const CODE = /^[A-Za-z0-9_-]{4,64}$/;
+const ADDRESS = /^\/(play|watch|replay)\/([A-Za-z0-9_-]+)\/?$/;
+
+/** Where a pasted link or code leads (a path), or null with the reason toasted. */
+async function destination(text) {
+  let url = null;
+  if (/^https?:\/\//i.test(text) || text.startsWith("/")) {
+    try {
+      url = new URL(text, location.origin);
+    } catch {
+      url = null;
+    }
+  }
+  if (url) {
+    const page = url.pathname.match(ADDRESS);
+    const invite = url.searchParams.get("invite");
+    if (!page || (invite !== null && !CODE.test(invite))) {
+      toast(t("err_bad_link"));
+      return null;
+    }
+    return invite && page[1] === "play" ? `/play/${page[2]}?invite=${encodeURIComponent(invite)}` : `/${page[1]}/${page[2]}`;
+  }
+  if (!CODE.test(text)) {
+    toast(t("err_bad_code", { code: text }));
+    return null;
+  }
+  try {
+    const found = await api.code(text);
+    const id = found.table.id;
+    if (found.target === "invite") return `/play/${id}?invite=${encodeURIComponent(text)}`;
+    if (found.table.status === "finished") return `/replay/${id}`;
+    return savedSeat(id) ? `/play/${id}` : `/watch/${id}`;
+  } catch (err) {
+    toast(t("err_code", { detail: await apiErrorText(err) }));
+    return null;
+  }
+}
+
 function joinByLink() {
-  const input = h("input", { type: "text", name: "invite", id: "invite-input" });
+  const input = h("input", {
+    type: "text",
+    name: "invite",
+    id: "invite-input",
+    required: true,
+    autocomplete: "off",
+    spellcheck: "false",
+    "aria-describedby": "invite-help",
+  });
   const form = h(
     "form",
     { class: "joinlink" },
     field(t("inviteLink"), input),
     h("button", { type: "submit" }, t("join")),
+    h("p", { class: "note", id: "invite-help" }, t("codeHelp")),
   );
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const text = input.value.trim();
-    const match = text.match(/\/play\/([\w-]+)\?invite=([\w-]+)/);
-    if (!match) {
-      toast(t("err_no_invite"));
-      return;
-    }
-    navigate(`/play/${match[1]}?invite=${match[2]}`);
+    const path = await destination(input.value.trim());
+    if (path) navigate(path);
   });
   return h(
     "section",

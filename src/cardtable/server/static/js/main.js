@@ -4,6 +4,7 @@
 //   /watch/ID            watch a table
 //   /replay/ID           step through a finished game
 //   /rules/GAME          the rules page
+//   anything else        "page not found" (the server answers such addresses with 404)
 
 import { h } from "./dom.js";
 import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -35,10 +36,31 @@ function route() {
     leave = showReplay(main, match[1]);
   } else if ((match = path.match(/^\/rules\/(\w+)$/))) {
     leave = showRules(main, match[1]);
-  } else {
+  } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
+  } else {
+    showMissing(main, t("notFound"), t("notFoundText", { path }));
   }
   renderHeader();
+}
+
+/** A page saying something is not there, in the app's style, with the way back. */
+export function showMissing(main, title, text, other = null) {
+  document.title = `${title} · cardtable`;
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "panel missing", "data-missing": "" },
+      h("h1", {}, title),
+      h("p", {}, text),
+      h(
+        "p",
+        { class: "actions" },
+        other ? h("a", { href: other.href, "data-nav": "", class: "button primary" }, other.label) : null,
+        h("a", { href: "/", "data-nav": "", class: other ? "button" : "button primary" }, t("toLobby")),
+      ),
+    ),
+  );
 }
 
 function renderHeader() {
