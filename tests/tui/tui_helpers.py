@@ -71,12 +71,13 @@ def candidate_app(
 
 
 async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
-    """Wait until the bot (if it has the move) has moved and the screen is quiet."""
+    """Wait until the bot (if it has the move) has moved and the screen is quiet (or
+    the table pauses after a deal: nobody moves until the people go on)."""
     await pilot.pause()
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not app.driver.bot_to_move:
+        if not app.driver.bot_to_move or app.driver.paused:
             return
     raise AssertionError("the bot never moved")
 

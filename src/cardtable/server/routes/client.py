@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from cardtable.errors import CardtableError
 from cardtable.games.base import Game
 from cardtable.messages import catalog_json
-from cardtable.rules_text import rules_text
+from cardtable.rules_text import markdown_html, rules_text
 from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -69,6 +69,7 @@ class Rules(BaseModel):
     game: str
     lang: str
     markdown: str
+    html: str = Field(description="The same page as HTML (nested lists kept).")
 
 
 @router.get("/api/rules/{game}", summary="Rules page")
@@ -84,7 +85,7 @@ async def rules(
         text = rules_text(game, lang)
     except CardtableError as exc:
         raise HTTPException(404, detail={"code": "no_rules", "message": str(exc)}) from None
-    return Rules(game=game, lang=lang, markdown=text)
+    return Rules(game=game, lang=lang, markdown=text, html=markdown_html(text))
 
 
 @router.get("/api/messages", summary="Refusal messages")

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, cardRow, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { cardText, moveText, suitName, suitSymbol, t } from "./i18n.js";
+import { cardText, moveText, seatName, suitName, suitSymbol, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
 import { MoveList, describeMove } from "./movelist.js";
 import { playSound } from "./sound.js";
@@ -213,7 +213,7 @@ export class CandidateBoard {
   }
 
   names() {
-    return this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return this.state.seats.map((s) => seatName(s));
   }
 
   draw() {

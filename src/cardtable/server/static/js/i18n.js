@@ -1,5 +1,10 @@
 // Words of the interface in English and Ukrainian, and how cards are written in each.
 // The language is remembered in localStorage; <html lang> follows it.
+// The games' own words (piles, the lobby, suits, moves, bot levels) come from the one
+// glossary the terminal and the messages read too (cardtable/glossary.py, served as
+// /js/glossary.js); a text names one as {@term}, or {@^term} to start with a capital.
+
+import { GLOSSARY } from "./glossary.js";
 
 const WORDS = {
   en: {
@@ -74,19 +79,19 @@ const WORDS = {
     hand: "Your hand",
     handOf: "{name}'s hand",
     cards: ["{n} card", "{n} cards"],
-    piles: "Piles",
-    pileOf: ["{suit} pile, {n} card", "{suit} pile, {n} cards"],
-    lobby: "Lobby",
+    piles: "{@^piles}",
+    pileOf: ["{suit} {@pile}, {n} card", "{suit} {@pile}, {n} cards"],
+    lobby: "{@^lobby}",
     lobbyEmpty: "empty",
-    shape_run: "run",
-    shape_set: "set",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Captures",
     score: "Score {n}",
     total: "Total {n}",
     discards: "Discards",
     play: "Play",
     pass: "Pass",
-    clear: "Clear",
+    clear: "{@clear}",
     hint: "Hint",
     hintIs: "Hint: {move}",
     noHint: "No move to suggest now.",
@@ -118,11 +123,11 @@ const WORDS = {
     you: "you",
     // spy
     points: "Points",
-    pointsPile: "Points pile",
-    waste: "Waste",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Racing deck",
-    pile: "Pile {n}",
-    newPile: "New pile",
+    pile: "{@^pile} {n}",
+    newPile: "New {@pile}",
     turn: "Turn",
     call: "Call «finished»",
     resign: "Resign",
@@ -287,7 +292,7 @@ const WORDS = {
     rounds: "Раунди",
     bonus: "Бонус",
     fullDecks: "Кожному повна колода (двоє гравців)",
-    countPoints: "Додавати карти, що лишилися в стосі очок",
+    countPoints: "Додавати карти, що лишилися в {@points_pile.loc}",
     timeControl: "Контроль часу",
     noClock: "Без годинника",
     initial: "Хвилин кожному",
@@ -329,25 +334,25 @@ const WORDS = {
     hand: "Ваші карти",
     handOf: "Карти гравця {name}",
     cards: ["{n} карта", "{n} карти", "{n} карт"],
-    piles: "Стоси",
-    pileOf: ["Стопка {suit}, {n} карта", "Стопка {suit}, {n} карти", "Стопка {suit}, {n} карт"],
-    lobby: "Лобі",
+    piles: "{@^piles}",
+    pileOf: ["{@^pile} {suit}, {n} карта", "{@^pile} {suit}, {n} карти", "{@^pile} {suit}, {n} карт"],
+    lobby: "{@^lobby}",
     lobbyEmpty: "порожнє",
-    shape_run: "послідовність",
-    shape_set: "набір",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Взятки",
     score: "Очки {n}",
     total: "Разом {n}",
     discards: "Скинуті",
     play: "Зіграти",
     pass: "Пас",
-    clear: "Скинути вибір",
+    clear: "{@clear}",
     hint: "Підказка",
     hintIs: "Підказка: {move}",
     noHint: "Зараз нема чого підказати.",
-    chooseDeal: "Оберіть стос, з якого роздавати",
-    chooseLobby: "Оберіть стос для нової карти лобі",
-    chooseDraw: "Оберіть стос, з якого добрати",
+    chooseDeal: "Оберіть {@pile.acc}, з якої роздавати",
+    chooseLobby: "Оберіть {@pile.acc} для нової карти {@lobby}",
+    chooseDraw: "Оберіть {@pile.acc}, з якої добрати",
     selected: "Вибрано: {cards}",
     dealOver: "Роздачу {k} завершено",
     roundOver: "Раунд {k} завершено",
@@ -372,25 +377,25 @@ const WORDS = {
     clock: "Годинник",
     you: "ви",
     points: "Очки",
-    pointsPile: "Стос очок",
-    waste: "Відбій",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Колода",
-    pile: "Стос {n}",
-    newPile: "Новий стос",
+    pile: "{@^pile} {n}",
+    newPile: "Нова {@pile}",
     turn: "Перевернути",
-    call: "Оголосити «закінчив»",
+    call: "Оголосити «{@called}»",
     resign: "Здатися",
     raceTime: "Час гонки",
     movesMade: ["{n} хід", "{n} ходи", "{n} ходів"],
     blocked: "заблоковано",
-    called: "оголосив «закінчив»",
+    called: "оголосив «{@called}»",
     resigned: "здався",
     empty: "порожньо",
     cardsLeft: "лишилось {n}",
-    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на стос, N новий стос, пробіл перевернути, C оголосити «закінчив», Esc скасувати.",
+    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на {@pile.acc}, N нова {@pile}, пробіл перевернути, C оголосити «{@called}», Esc скасувати.",
     chosen: "Обрано: {what}",
     roundScores: "Очки раундів",
-    finisher: "{name} першим оголосив «закінчив»",
+    finisher: "{name} першим оголосив «{@called}»",
     noFinisher: "Ніхто не закінчив",
     others: "Інші гравці",
     replayOf: "Перегляд гри {id}",
@@ -438,7 +443,7 @@ const WORDS = {
     mv_placeBare: "{name} кладе карту з {source} на стопку {pile}",
     mv_open: "{name} починає нову стопку картою {card} з {source}",
     mv_openBare: "{name} починає нову стопку з {source}",
-    mv_call: "{name} оголошує «закінчив»",
+    mv_call: "{name} оголошує «{@called}»",
     mv_resign: "{name} здається в раунді",
     mv_roundEnded: "Раунд {k} завершено: {scores}",
     src_points: "стопки очок",
@@ -477,7 +482,7 @@ const WORDS = {
     keyNewPile: "нова стопка",
     keySpace: "Пробіл",
     keyTurn: "перевернути",
-    keyCall: "оголосити «закінчив»",
+    keyCall: "оголосити «{@called}»",
     keyHint: "підказка",
     keyCancel: "скасувати",
     // коди в лобі, запрошення на сторінці очікування, наступна гра, відсутні сторінки
@@ -514,14 +519,6 @@ const WORDS = {
 
 const RANK_UK = { J: "В", Q: "Д", K: "К", A: "Т" };
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAME = {
-  en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-  uk: { S: "піки", H: "чирви", D: "бубни", C: "трефи" },
-};
-const RANK_NAME = {
-  en: { J: "jack", Q: "queen", K: "king", A: "ace" },
-  uk: { J: "валет", Q: "дама", K: "король", A: "туз" },
-};
 
 let current = localStorage.getItem("cardtable.lang") || (navigator.language || "en").slice(0, 2);
 if (!(current in WORDS)) current = "en";
@@ -545,6 +542,11 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
+/** The glossary's word for term `key` in the current language ("" when it has none). */
+export function term(key) {
+  return GLOSSARY[current]?.[key] ?? GLOSSARY.en?.[key] ?? "";
+}
+
 /** Which plural form of a count `n` the language uses: English one/other (0, 1);
  * Ukrainian one (1, 21, …), few (2–4, 22–24, …), many (0, 5–20, 25, …) (0, 1, 2). */
 export function pluralIndex(n, code = current) {
@@ -559,12 +561,38 @@ export function pluralIndex(n, code = current) {
   return count === 1 ? 0 : 1;
 }
 
-/** The word for `key` in the current language, with {name} placeholders filled in.
- * An entry that is a list holds plural forms, chosen by `params.n`. */
+/** The word for `key` in the current language, with {name} placeholders and the
+ * glossary's {@term} / {@^term} filled in. An entry that is a list holds plural forms,
+ * chosen by `params.n`. */
 export function t(key, params = {}) {
   let text = WORDS[current][key] ?? WORDS.en[key] ?? key;
   if (Array.isArray(text)) text = text[Math.min(pluralIndex(params.n ?? 0), text.length - 1)];
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+  return text
+    .replace(/\{@(\^?)([\w.]+)\}/g, (_, cap, name) => {
+      const word = term(name);
+      return cap ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+    })
+    .replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+/** A seat's name as the player reads it: a bot seat by its role and level in the
+ *  player's language («Бот (легкий)»), whatever name the server stored for it. */
+export function seatName(seat) {
+  if (seat.role === "bot" && seat.level && GLOSSARY.en[`level.${seat.level}`]) {
+    return botName(seat.level);
+  }
+  return seat.name ? playerName(seat.name) : t("seat", { n: seat.index + 1 });
+}
+
+function botName(level) {
+  return `${term("bot")} (${term(`level.${level}`)})`;
+}
+
+/** A name as a record keeps it, for the reader: the server's name of a bot seat
+ *  ("Bot (easy)") in the player's language; any other name as it is. */
+export function playerName(name) {
+  const bot = /^Bot \((\w+)\)$/.exec(name);
+  return bot && GLOSSARY.en[`level.${bot[1]}`] ? botName(bot[1]) : name;
 }
 
 /** Split record card text ("10H") into rank and suit letters. */
@@ -582,7 +610,7 @@ export function suitSymbol(suit) {
 }
 
 export function suitName(suit) {
-  return SUIT_NAME[current][suit] ?? suit;
+  return term(`suit.${suit}`) || suit;
 }
 
 /** A card for the eye: "Д♠". */
@@ -591,10 +619,10 @@ export function cardText(text) {
   return rankText(rank) + suitSymbol(suit);
 }
 
-/** A card for the ear (screen readers): "queen of spades" / "дама піки". */
+/** A card for the ear (screen readers): "queen of spades" / "дама пік". */
 export function cardSpoken(text) {
   const { rank, suit } = splitCard(text);
-  const name = RANK_NAME[current][rank] ?? rank;
+  const name = term(`rank.${rank}`) || rank;
   return current === "uk" ? `${name} ${suitName(suit)}` : `${name} of ${suitName(suit)}`;
 }
 
@@ -605,24 +633,9 @@ export function moveText(move) {
     .map((word) => {
       if (/^(10|[2-9JQKA])[SHDC]$/.test(word)) return cardText(word);
       if (/^[SHDC]$/.test(word)) return suitSymbol(word);
-      return current === "uk" ? MOVE_WORDS_UK[word] ?? word : word;
+      return current === "uk" ? term(`move.${word}`) || word : word;
     })
     .join(" ");
 }
-
-const MOVE_WORDS_UK = {
-  deal: "роздати",
-  lobby: "лобі",
-  play: "зіграти",
-  pass: "пас",
-  draw: "добрати",
-  place: "покласти",
-  points: "очки",
-  waste: "відбій",
-  open: "відкрити",
-  turn: "перевернути",
-  call: "«закінчив»",
-  resign: "здатися",
-};
 
 document.documentElement.lang = current;

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { showMissing } from "./main.js";
 import { MoveList, clockText, describeMove } from "./movelist.js";
 import { SpyBoard } from "./spy.js";
@@ -23,13 +23,14 @@ export function showReplay(main, tableId) {
       const steps = data.steps;
       const last = steps.length - 1;
       let at = 0;
-      const seats = data.players.map((name, index) => ({ index, name, role: "human" }));
+      const players = data.players.map(playerName); // bot seats in the reader's language
+      const seats = players.map((name, index) => ({ index, name, role: "human" }));
       const Board = data.game === "candidate" ? CandidateBoard : SpyBoard;
       board = new Board({ conn: IDLE, tableId, token: null, replay: true });
       // Every move in words; the board shows its own list (Candidate) or one goes below.
       const entries = steps.slice(1).map((step) => ({ seat: step.seat, move: step.move, events: step.events, time: step.time }));
-      const list = board.moveList || new MoveList({ game: data.game, names: data.players });
-      list.setNames(data.players);
+      const list = board.moveList || new MoveList({ game: data.game, names: players });
+      list.setNames(players);
       list.reset(entries);
       const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });
       const slider = h("input", { type: "range", min: 0, max: last, value: 0, "aria-label": t("move", { k: 0, n: last }), class: "slider" });
@@ -46,7 +47,7 @@ export function showReplay(main, tableId) {
         slider.setAttribute("aria-valuetext", t("move", { k: at, n: last }));
         const entry = at > 0 ? entries[at - 1] : null;
         const when = entry && typeof entry.time === "number" ? ` (${t("raceAt", { time: clockText(entry.time) })})` : "";
-        caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, data.players)}${when}` : ""}`;
+        caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, players)}${when}` : ""}`;
         const view = step.view;
         const stepped = { type: "step", forward, event: entry ? { type: "move", ...entry } : null };
         board.update({

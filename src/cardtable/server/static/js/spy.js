@@ -9,7 +9,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { cardSpoken, moveText, t } from "./i18n.js";
+import { cardSpoken, moveText, seatName, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
 import { MoveList, clockText, describeMove } from "./movelist.js";
 import { playSound } from "./sound.js";
@@ -94,7 +94,7 @@ export class SpyBoard {
       if (this.counted !== t("raceGo")) announce(t("raceGo")); // said once, by whichever comes first
       this.counted = null;
     }
-    this.moveList.setNames(state.seats.map((s) => s.name || t("seat", { n: s.index + 1 })));
+    this.moveList.setNames(state.seats.map((s) => seatName(s)));
     this.motion = false;
     if (message && message.type === "welcome") {
       const history = message.history || [];
@@ -292,7 +292,7 @@ export class SpyBoard {
   lastSegment(state) {
     const segment = state.pause && state.pause.segment;
     if (!segment) return null;
-    const names = state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = state.seats.map((s) => seatName(s));
     const how =
       segment.ending === "called" ? t("endedCalled", { name: names[segment.ended_by] }) : t(`ended_${segment.ending}`);
     const time = state.race ? ` ${t("raceTook", { time: clockText(state.race.elapsed) })}` : "";
@@ -346,7 +346,7 @@ export class SpyBoard {
     const others = view.seats.filter((s) => s.player !== state.seat);
     const over = state.status === "finished";
     const from = this.motionStart();
-    const names = state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = state.seats.map((s) => seatName(s));
     replaceKeepingFocus(
       this.surface,
       h(
@@ -476,8 +476,8 @@ export class SpyBoard {
     const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) })) : null;
     return h(
       "section",
-      { class: "side mine spyseat", "aria-label": seat.name, "data-player": seat.player },
-      h("h2", {}, seat.name, " ", this.flags(seat)),
+      { class: "side mine spyseat", "aria-label": seatName(seat), "data-player": seat.player },
+      h("h2", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "spyrow" },
@@ -522,7 +522,7 @@ export class SpyBoard {
     return h(
       "li",
       { class: `otherseat ${this.shownMove() && this.shownMove().seat === seat.player ? "lastmover" : ""}`, "data-player": seat.player },
-      h("h3", {}, seat.name, " ", this.flags(seat)),
+      h("h3", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "mini" },
@@ -554,7 +554,7 @@ export class SpyBoard {
   scores() {
     const view = this.state.view;
     if (!view.round_scores.length) return null;
-    const names = this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = this.state.seats.map((s) => seatName(s));
     const times = this.state.race ? this.state.race.times : null;
     return h(
       "section",

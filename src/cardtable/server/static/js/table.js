@@ -5,7 +5,7 @@ import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
-import { moveText, t } from "./i18n.js";
+import { moveText, seatName, t } from "./i18n.js";
 import { waitingInvites, waitingLine } from "./invites.js";
 import { showMissing } from "./main.js";
 import { nextGame } from "./nextgame.js";
@@ -152,7 +152,7 @@ function play(main, tableId, mine, missing) {
   }
 
   function names(state) {
-    return state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return state.seats.map((s) => seatName(s));
   }
 
   function render(state, message) {
@@ -227,7 +227,6 @@ function play(main, tableId, mine, missing) {
     clocksAt = performance.now();
     const items = state.seats.map((s) => {
       const flags = [];
-      if (s.role === "bot") flags.push(`${t("seatBot")} (${t(s.level)})`);
       if (s.role === "human") {
         if (s.index === state.seat && !online) flags.push(t("youOffline"));
         else flags.push(s.connected ? t("connected") : t("away"));
@@ -240,7 +239,7 @@ function play(main, tableId, mine, missing) {
           class: `seatchip ${s.index === state.seat ? "me" : ""} ${state.to_move === s.index ? "tomove" : ""} ${s.index === state.seat && !online ? "offline" : ""}`,
           "aria-current": state.to_move === s.index ? "true" : false,
         },
-        h("strong", {}, s.role === "open" ? t("open") : s.name),
+        h("strong", {}, s.role === "open" ? t("open") : seatName(s)),
         s.index === state.seat ? ` (${t("you")})` : "",
         flags.length ? h("span", { class: "flags" }, ` · ${flags.join(" · ")}`) : "",
         clock,
