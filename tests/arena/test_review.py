@@ -195,3 +195,14 @@ def test_cli_analyse_record_json_plot_and_errors(tmp_path: Path) -> None:
     neither = runner.invoke(app, ["analyse", "spy"])
     assert neither.exit_code == 1
     assert "RECORD" in neither.output
+
+
+def test_cli_analyse_spy_seed_still_races_a_deal() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["analyse", "spy", "--seed", "3", "--bots", "greedy", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [row["player"] for row in rows] == [0, 1]
+    plot = runner.invoke(app, ["analyse", "spy", "--seed", "3", "--plot", "x.png"])
+    assert plot.exit_code == 1
+    assert "RECORD" in plot.output
