@@ -17,10 +17,9 @@ cards):
 3. **How bad the move played was**: its *loss* is the best weighed move's mean minus the
    played move's. It is labelled ``inaccuracy``, ``mistake`` or ``blunder`` when the loss
    reaches :data:`INACCURACY`, :data:`MISTAKE` or :data:`BLUNDER` points and also exceeds
-   the standard error of the paired difference (a loss within one standard error of
-   nothing is not called a fault). Playouts after different moves soon part ways, so
-   that error is large (often 5-25 points at 16 samples): a label says the loss is
-   likely, not proven (docs/analysis.md).
+   twice the standard error of the paired difference (a loss within the noise of the
+   samples is not called a fault). Play-outs after different moves soon part ways, so
+   that error is large (docs/analysis.md gives measured figures).
 
 Forced decisions (a single legal move) are evaluated too, for the graph, and never
 labelled. Every random draw is seeded from ``seed`` and the information set's key, so
@@ -146,10 +145,10 @@ class Decision:
 def label_for(loss: float, loss_error: float) -> str | None:
     """The label of a loss in points (module docstring, step 3).
 
-    >>> label_for(13.0, 1.0), label_for(7.0, 1.0), label_for(3.5, 1.0), label_for(13.0, 14.0)
+    >>> label_for(13.0, 1.0), label_for(7.0, 1.0), label_for(3.5, 1.0), label_for(13.0, 7.0)
     ('blunder', 'mistake', 'inaccuracy', None)
     """
-    if loss <= loss_error:
+    if loss <= 2 * loss_error:
         return None
     if loss >= BLUNDER:
         return "blunder"

@@ -103,7 +103,7 @@ def _print_candidate(data: dict[str, Any], stdout: Console) -> None:
     thresholds = data["thresholds"]
     stdout.print(
         f"marks: inaccuracy ≥ {thresholds['inaccuracy']:g}, mistake ≥ {thresholds['mistake']:g}, "
-        f"blunder ≥ {thresholds['blunder']:g} points lost (and more than the loss's "
+        f"blunder ≥ {thresholds['blunder']:g} points lost (and more than twice the loss's "
         "standard error); forced moves are left out"
     )
     for row in data["summary"]:
