@@ -131,11 +131,11 @@ def _print_spy(data: dict[str, Any], stdout: Console) -> None:
             "lost",
             "fair estimate",
             "fair best",
+            "oracle's move",
             "mark",
         ):
-            table.add_column(
-                column, justify="left" if column in ("played", "fair best", "mark") else "right"
-            )
+            left = column in ("played", "fair best", "oracle's move", "mark")
+            table.add_column(column, justify="left" if left else "right")
         for move in race["moves"]:
             after = move["shortest_after"]
             lost = move["lost"]
@@ -146,6 +146,7 @@ def _print_spy(data: dict[str, Any], stdout: Console) -> None:
                 "call lost" if lost is None else (f"+{lost}" if lost else ""),
                 f"{move['fair_before']:.1f}",
                 move["best"] if move["best"] != move["move"] else "",
+                (move["oracle_best"] or "") if lost != 0 else "",
                 move["mark"] or "",
             )
         stdout.print(table)
