@@ -191,7 +191,7 @@ def test_cli_analyse_record_json_plot_and_errors(tmp_path: Path) -> None:
     assert "not of candidate" in wrong.output
     missing = runner.invoke(app, ["analyse", "spy", str(tmp_path / "none.json")])
     assert missing.exit_code == 1
-    assert "cannot read" in missing.output
+    assert "there is no file" in missing.output
     neither = runner.invoke(app, ["analyse", "spy"])
     assert neither.exit_code == 1
     assert "RECORD" in neither.output
