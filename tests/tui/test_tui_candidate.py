@@ -185,7 +185,11 @@ async def test_tui_candidate_court_cards_in_the_language(lang: str) -> None:
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
         assert screen.words.move_label("play JS QS KS AS") == (
-            "play J♠ Q♠ K♠ A♠" if lang == "en" else "play В♠ Д♠ К♠ Т♠"
+            "play J♠ Q♠ K♠ A♠" if lang == "en" else "зіграти В♠ Д♠ К♠ Т♠"
+        )
+        # a pile is named by its suit, in words of the language (a hint says it so)
+        assert screen.words.move_label("deal H") == (
+            "deal from the ♥ pile" if lang == "en" else "роздати зі стопки ♥"
         )
 
 

@@ -26,6 +26,11 @@ __all__ = ["SUITS", "CandidateWords"]
 SUITS: Final = "♠♥♦♣"
 
 
+def pile_symbol(letter: str) -> str:
+    """A pile's record letter (``S``) as the suit it holds (``♠``)."""
+    return SUITS["SHDC".index(letter)]
+
+
 @dataclass(frozen=True, slots=True)
 class CandidateWords:
     """The words of one screen: its language, whose view it shows (``viewer``), the
@@ -51,13 +56,15 @@ class CandidateWords:
         return self.names[seat]
 
     def move_label(self, text: str) -> str:
-        """A move's text with cards in display form (``play 9♠ 10♥``)."""
+        """A move in words of the language, cards in display form (``play 9♠ 10♥``,
+        «зіграти 9♠ 10♥», «роздати зі стопки ♠»)."""
         words = text.split()
         if words[0] == "play":
-            return "play " + " ".join(card_label(w, self.lang) for w in words[1:])
+            cards = " ".join(card_label(w, self.lang) for w in words[1:])
+            return tr(self.lang, "mv_play", cards=cards)
         if words[0] == "pass":
             return tr(self.lang, "pass")
-        return f"{words[0]} {words[1]} {SUITS['SHDC'.index(words[1])]}"
+        return tr(self.lang, f"mv_{words[0]}", pile=pile_symbol(words[1]))
 
     def result_text(self, totals: Sequence[int]) -> str:
         """Who won the match by how much (C17: the higher total), or a draw."""
@@ -128,7 +135,7 @@ class CandidateWords:
         name = self.seat_name(event.get("player"))
         cards = " ".join(card_label(t, lang) for t in event.get("cards", ()))
         event_type = event["type"]
-        pile = event.get("pile")
+        pile = pile_symbol(event["pile"]) if event.get("pile") else None
         if event_type == "received":
             return "" if not cards else tr(lang, "ev_received", name=name, cards=cards)
         if event_type == "drew" and not cards:

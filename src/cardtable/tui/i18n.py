@@ -123,6 +123,10 @@ _EN: dict[str, str] = {
     # -- shared ------------------------------------------------------------------------
     "you": "You",
     "pass": "pass",
+    "mv_play": "play {cards}",
+    "mv_deal": "deal from the {pile} pile",
+    "mv_lobby": "turn a card from the {pile} pile onto the lobby",
+    "mv_draw": "draw from the {pile} pile",
     "help_title": "Help",
     "rules_title": "Rules",
     "close_hint": "Esc or ? closes this screen",
@@ -296,6 +300,10 @@ _EN.update(_game_words("en"))
 _UK: dict[str, str] = {
     "you": "Ви",
     "pass": "пас",
+    "mv_play": "зіграти {cards}",
+    "mv_deal": "роздати зі стопки {pile}",
+    "mv_lobby": "відкрити в лобі карту зі стопки {pile}",
+    "mv_draw": "добрати зі стопки {pile}",
     "help_title": "Довідка",
     "rules_title": "Правила",
     "close_hint": "Esc або ? закриває цей екран",
