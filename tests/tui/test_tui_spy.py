@@ -77,7 +77,11 @@ async def test_tui_spy_the_bot_races_on_its_clock_and_its_progress_shows_live() 
         await pilot.pause()
         moves = app.driver.view(0)["seats"][1]["moves"]
         assert 2 <= moves <= 20  # about 0.7 moves a second
-        line = next(x for x in screen_text(app).splitlines() if x.strip().startswith("greedy 1"))
+        line = next(
+            x
+            for x in screen_text(app).splitlines()
+            if x.strip().startswith("Bot 1") and "│" in x  # its row, not a log line
+        )
         assert line.split("│")[-1].split()[-3] == str(moves)  # waste deck MOVES total state
 
 

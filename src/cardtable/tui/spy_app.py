@@ -26,6 +26,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.games.spy.actions import MAX_PILES
+from cardtable.glossary import term
 from cardtable.messages import render
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
 from cardtable.tui.driver import TableDriver
@@ -127,10 +128,15 @@ class SpyApp(TableApp):
                 screen.redraw()
 
     def seat_name(self, seat: int | None) -> str:
-        """A player's name as the person reads it ("You" for themselves)."""
+        """A player's name as the person reads it: "You" for themselves, a bot by its
+        seat in the language («Бот 1»: short, to fit the live rows of a race)."""
         if seat is None:
             return "-"
-        return tr(self.lang, "you") if seat == self.me else self.driver.names[seat]
+        if seat == self.me:
+            return tr(self.lang, "you")
+        if self.driver.table.seats[seat].bot_level is not None:
+            return f"{term('bot', self.lang)} {seat}"
+        return self.driver.names[seat]
 
     @property
     def spy_screen(self) -> SpyScreen:
