@@ -423,6 +423,15 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help="Server log level: critical, error, warning, info, debug.")
     ] = "info",
+    allow_client_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-client-seeds",
+            help="For tests and benchmarks only: accept a seed chosen by the client for "
+            "an unrated table (rated tables with one are refused). Never on a public "
+            "server: whoever chooses the seed knows every hidden card.",
+        ),
+    ] = False,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
     try:
@@ -432,7 +441,9 @@ def serve(
         from cardtable.server import serve as run_server
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise _fail(f"the server needs the server extra ({exc.name} is missing)") from None
-    run_server(host=host, port=port, db=db, log_level=log_level)
+    run_server(
+        host=host, port=port, db=db, log_level=log_level, allow_client_seeds=allow_client_seeds
+    )
 
 
 def main() -> None:

@@ -620,6 +620,15 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "only the table's creator may see its invites",
         "uk": "запрошення столу бачить лише той, хто його створив",
     },
+    # -- fair deals and a hardened server (server/app.py, routes, runtime) ----------
+    "server.client_seed": {
+        "en": "the server deals: a client may not choose the seed",
+        "uk": "роздає сервер: клієнт не може вибирати зерно роздачі",
+    },
+    "server.client_seed_rated": {
+        "en": "a table with a client's seed cannot be rated",
+        "uk": "стіл із зерном роздачі від клієнта не може бути рейтинговим",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

@@ -22,6 +22,7 @@ def main() -> None:
             turn_delay=0.0,
             segment_pause=0.0,
         ),
+        allow_client_seeds=True,  # tests replay known deals (unrated tables only)
     )
     if real:
         app = create_app(db, settings=settings, static_dir=None)

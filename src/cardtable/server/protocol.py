@@ -244,7 +244,12 @@ class CreateTable(BaseModel):
     time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
     rated: bool = Field(default=True, description="Update the ratings when it finishes.")
     seed: int | None = Field(
-        default=None, ge=0, lt=2**62, description="Seed of the deal; random when omitted."
+        default=None,
+        ge=0,
+        lt=2**62,
+        description="For tests only: refused (403) unless the server runs with "
+        "--allow-client-seeds, and then only for an unrated table. The server deals "
+        "from its own secret seed otherwise.",
     )
 
 

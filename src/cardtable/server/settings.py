@@ -40,3 +40,8 @@ class Settings:
     send_queue: int = 256
     #: Seconds a finished table stays in memory after its last connection left.
     keep_finished_seconds: float = 600.0
+    #: For tests and benchmarks only: accept a client's ``seed`` for an unrated table
+    #: (a rated table with one is still refused). Off, the server alone deals, from
+    #: :mod:`secrets`, and a client's seed is refused: whoever knows the seed knows
+    #: every hidden card.
+    allow_client_seeds: bool = False
