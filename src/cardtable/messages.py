@@ -629,6 +629,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "a table with a client's seed cannot be rated",
         "uk": "стіл із зерном роздачі від клієнта не може бути рейтинговим",
     },
+    "server.bad_options": {
+        "en": "bad rule options: {detail}",
+        "uk": "неправильні параметри правил: {detail}",
+    },
     "server.not_json": {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",

@@ -26,6 +26,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.errors import BadOptions
 from cardtable.games.base import Game
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.server.connection import Connection, Socket
@@ -264,7 +265,15 @@ class Hub:
             )
         except TableError as exc:
             raise HubError(422, exc.code, exc.message, exc.params, f"table.{exc.code}") from None
-        except ValueError as exc:  # BadOptions and friends
+        except BadOptions as exc:  # a rule option's message id names the reason
+            raise HubError(
+                422,
+                "bad_options",
+                str(exc),
+                {"detail": str(exc), **exc.params},
+                exc.code or "server.bad_options",
+            ) from None
+        except ValueError as exc:
             raise HubError(422, "bad_options", str(exc), {"detail": str(exc)}) from None
         if host_token is not None:
             table.host_hash = hash_token(host_token)
