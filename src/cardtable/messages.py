@@ -633,6 +633,14 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "bad rule options: {detail}",
         "uk": "неправильні параметри правил: {detail}",
     },
+    "server.hint_rate_limited": {
+        "en": "too many hints: ask again in {seconds} s",
+        "uk": "забагато підказок: спитайте знову за {seconds} с",
+    },
+    "server.hints_busy": {
+        "en": "the server is working out other hints: ask again in a moment",
+        "uk": "сервер зараз готує інші підказки: спитайте знову за мить",
+    },
     "server.not_json": {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",

@@ -27,7 +27,7 @@ from cardtable.server.routes import client, info, play, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
-from cardtable.server.thinking import BotMaker, registry_bot
+from cardtable.server.thinking import BotMaker, HintRunner, registry_bot
 
 __all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "create_app"]
 
@@ -59,9 +59,11 @@ def create_app(
         hub = Hub(storage, games, bots, settings)
         await hub.start()
         app.state.hub = hub
+        app.state.hints = HintRunner(hub.settings, bots)
         try:
             yield
         finally:
+            app.state.hints.shutdown()
             await hub.stop()
             storage.close()
 
