@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from cardtable.errors import BadOptions
@@ -388,6 +389,28 @@ class Hub:
             raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
         return await self.join(new_live.table.id, invite, name)
 
+    async def reachable(self, table_id: str) -> LiveTable | None:
+        """The live table ``table_id``, or one finished less than
+        ``keep_finished_seconds`` ago loaded back from storage (after a restart, say):
+        finished tables stay reachable by ``hello`` for that long. ``None`` otherwise."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        if stored is None or stored.row["status"] != Status.FINISHED.value:
+            return None
+        finished = stored.row["finished_at"]
+        if finished is None:
+            return None
+        if finished.tzinfo is None:  # SQLite keeps no time zone: stored in UTC
+            finished = finished.replace(tzinfo=UTC)
+        age = (datetime.now(UTC) - finished).total_seconds()
+        if age > self.settings.keep_finished_seconds:
+            return None
+        live = self.tables.setdefault(table_id, LiveTable(TableCore(self._restore(stored))))
+        self._schedule_eviction(live)
+        return live
+
     async def _load(self, table_id: str) -> LiveTable:
         """A live table, or a finished one loaded back from storage."""
         live = self.tables.get(table_id)
@@ -498,7 +521,7 @@ class Hub:
         if not conn.allow():
             if conn.abusive:
                 await conn.close(1008, "too many messages")
-            else:
+            elif conn.warn_once():
                 version = live.table.version
                 conn.send(refusal("rate_limited", "too many messages: slow down", version=version))
             return
