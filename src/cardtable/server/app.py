@@ -166,13 +166,16 @@ async def invalid_request(_request: Request, exc: RequestValidationError) -> JSO
 
 def json_safe(value: Any) -> Any:
     """``value`` with what JSON cannot carry shown as text: bytes (decoded with
-    replacement characters) and infinite or NaN floats.
+    replacement characters), lone surrogates (which UTF-8 cannot encode) and infinite
+    or NaN floats.
 
-    >>> json_safe({"input": [b"\\xffa", float("inf"), 2]})
-    {'input': ['\\ufffda', 'inf', 2]}
+    >>> json_safe({"input": [b"\\xffa", float("inf"), 2, "a\\ud800"]})
+    {'input': ['\\ufffda', 'inf', 2, 'a?']}
     """
     if isinstance(value, bytes | bytearray):
         return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
     if isinstance(value, Mapping):
