@@ -13,25 +13,17 @@ from typing import Any
 
 import httpx
 import pytest
-from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, ServerThread, clients
+from server_helpers import Api, ServerThread, clients, fake_server_thread
 
-from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def normal_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """A server started as for people: without ``--allow-client-seeds``."""
-    db = tmp_path_factory.mktemp("db") / "normal.db"
-    app = create_app(
-        f"sqlite:///{db}",
-        games=fake_games(),
-        bots=fake_bots,
-        settings=Settings(bot_processes=0),
-        static_dir=None,
+    server = fake_server_thread(
+        tmp_path_factory.mktemp("db") / "normal.db", Settings(bot_processes=0)
     )
-    server = ServerThread(app).start()
     yield server
     server.stop()
 

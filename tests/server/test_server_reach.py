@@ -8,21 +8,22 @@ import json
 from pathlib import Path
 
 import pytest
-from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, Client, ServerThread, clients, play_first_moves
+from server_helpers import (
+    Api,
+    Client,
+    ServerThread,
+    clients,
+    fake_server_thread,
+    play_first_moves,
+)
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
 
 
 def server(db: Path, keep: float) -> ServerThread:
-    settings = Settings(bot_processes=0, keep_finished_seconds=keep)
-    app = create_app(
-        f"sqlite:///{db}", games=fake_games(), bots=fake_bots, settings=settings, static_dir=None
-    )
-    return ServerThread(app).start()
+    return fake_server_thread(db, Settings(bot_processes=0, keep_finished_seconds=keep))
 
 
 @pytest.fixture
