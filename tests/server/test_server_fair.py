@@ -121,6 +121,7 @@ def test_no_message_of_a_running_table_shows_its_seed(
         http.get("/api/tables")
         http.get(f"/api/tables/{table_id}")
         http.get(f"/api/codes/{table_id}")
+        http.get(f"/api/tables/{table_id}/summary")
         watcher = conns[2]
         while watcher.state is None or watcher.state["status"] != "finished":
             for client in conns:
