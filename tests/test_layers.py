@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cardtable.errors",
             "cardtable.record",
             "cardtable.messages",
+            "cardtable.glossary",
             "cardtable.games",
         ),
     ),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markdown import Markdown
 
@@ -24,7 +25,29 @@ from cardtable.record import dump_record, load_record, read_record_file
 from cardtable.record import replay as replay_record
 from cardtable.rules_text import rules_text
 
+
+class _FlagsShowNoType:
+    """Help that shows no value type beside an on/off flag (``--json``, ``--help``):
+    a flag takes no value, so the ``<bool>`` the help would print there misleads."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class _Command(_FlagsShowNoType, typer.core.TyperCommand):
+    """A command whose help shows flags without a value type."""
+
+
+class _Group(_FlagsShowNoType, typer.core.TyperGroup):
+    """The command group, its help showing flags without a value type."""
+
+
 app = typer.Typer(
+    cls=_Group,
     name="cardtable",
     help="Spy vs Spy and Candidate: deal, replay and study games of both.",
     no_args_is_help=True,
@@ -64,6 +87,16 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def _check_writable(path: Path, option: str) -> None:
+    """Fail at once, before any work, when ``path`` (given by ``option``) cannot be
+    written: its folder is missing, or it is a folder itself."""
+    folder = path.parent
+    if path.is_dir():
+        raise _fail(f"{option} {path}: that is a folder, not a file")
+    if not folder.is_dir():
+        raise _fail(f"{option} {path}: the folder {folder} does not exist")
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"cardtable {__version__}")
@@ -91,7 +124,7 @@ def _parse_option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-@app.command()
+@app.command(cls=_Command)
 def deal(
     game: Annotated[GameName, typer.Argument(help="Which game to deal.")],
     seed: Annotated[
@@ -140,12 +173,16 @@ def deal(
     text = dump_record(record)
     if output is None:
         sys.stdout.write(text)
-    else:
+        return
+    _check_writable(output, "--out")
+    try:
         output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}")
+    except OSError as exc:
+        raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
+    err.print(f"wrote {output}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(
     file: Annotated[str, typer.Argument(help="The record to replay (- for standard input).")],
     as_json: Annotated[
@@ -165,7 +202,7 @@ def replay(
         raise _fail(str(exc)) from None
 
 
-@app.command()
+@app.command(cls=_Command)
 def rules(
     game: Annotated[GameName, typer.Argument(help="Which game's rules.")],
     lang: Annotated[Lang, typer.Option(help="Language: en or uk.")] = Lang.en,
@@ -190,7 +227,7 @@ class Opponent(StrEnum):
     human = "human"
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     game: Annotated[GameName, typer.Argument(help="Which game to play.")],
     vs: Annotated[
@@ -207,7 +244,8 @@ def play(
     speed: Annotated[
         str,
         typer.Option(
-            help="Spy: bot speeds, comma-separated: slow, steady, quick, fast or moves a second."
+            help="Spy: bot speeds, comma-separated: gentle, slow, steady, quick, fast "
+            "or moves a second."
         ),
     ] = "steady",
     lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,
@@ -231,6 +269,8 @@ def play(
         raise _fail(
             f"the terminal app needs the tui extra (pip install 'cardtable[tui]'): {exc}"
         ) from None
+    if save is not None:
+        _check_writable(save, "--save")  # before the game, not after it
     people = [n.strip() for n in names.split(",")] if names else []
     options: dict[str, Any] = {}
     for key, value in (("deals", deals), ("decks", decks), ("rounds", rounds)):
@@ -260,7 +300,7 @@ def _game_options(option: list[str] | None) -> dict[str, Any]:
     return dict(_parse_option(o) for o in option or [])
 
 
-@app.command()
+@app.command(cls=_Command)
 def arena(
     game: Annotated[GameName, typer.Argument(help="Which game the bots play.")],
     more_bots: Annotated[
@@ -340,14 +380,14 @@ def _arena_count(game: str, deals: int | None, rounds: int | None) -> int:
     return count
 
 
-@app.command()
+@app.command(cls=_Command)
 def analyse(
     game: Annotated[GameName, typer.Argument(help="Which game (spy).")],
     seed: Annotated[int, typer.Option(help="Seed of the deal to analyse.")],
     players: Annotated[int, typer.Option(help="Spy: number of players (2-8).")] = 2,
     bots: Annotated[
         str, typer.Option(help="Bots to race beside the oracle, comma separated.")
-    ] = "planner,greedy,random",
+    ] = "model,planner,greedy,random",
     option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     deals: Annotated[
@@ -372,7 +412,7 @@ def analyse(
         raise _fail(str(exc)) from None
 
 
-@app.command()
+@app.command(cls=_Command)
 def balance(
     game: Annotated[GameName, typer.Argument(help="Which game to study.")],
     games: Annotated[
@@ -412,10 +452,12 @@ def balance(
         raise _fail(str(exc)) from None
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="Port to listen on (1-65535).")
+    ] = 8000,
     db: Annotated[
         str,
         typer.Option(help="Database URL: sqlite:///FILE (default) or postgresql://USER@HOST/DB."),
@@ -441,9 +483,16 @@ def serve(
         from cardtable.server import serve as run_server
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise _fail(f"the server needs the server extra ({exc.name} is missing)") from None
-    run_server(
-        host=host, port=port, db=db, log_level=log_level, allow_client_seeds=allow_client_seeds
-    )
+    try:
+        run_server(
+            host=host,
+            port=port,
+            db=db,
+            log_level=log_level,
+            allow_client_seeds=allow_client_seeds,
+        )
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
 
 
 def main() -> None:

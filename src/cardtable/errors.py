@@ -16,7 +16,25 @@ class CardtableError(ValueError):
     """Base class of every error cardtable raises on bad input."""
 
 
-class CardParseError(CardtableError):
+class ReasonedError(CardtableError):
+    """An error whose English ``reason`` (also its message) has a stable message id
+    ``code`` in :mod:`cardtable.messages` and ``params``, from which a face says it in
+    the player's language (``None``: no id)."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ):
+        self.reason = reason
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
+        super().__init__(reason)
+
+
+class CardParseError(ReasonedError):
     """A card (or list of cards) could not be read from text.
 
     ``reason`` is the English text (also the error's message); ``code`` is its stable
@@ -31,17 +49,12 @@ class CardParseError(CardtableError):
     '1X' is not a card: expected a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), e.g. QS or 10H
     """
 
-    def __init__(
-        self,
-        reason: str,
-        *,
-        code: str | None = None,
-        params: Mapping[str, Any] | None = None,
-    ):
-        self.reason = reason
-        self.code = code
-        self.params: Mapping[str, Any] = params or {}
-        super().__init__(reason)
+
+class UnreadableFile(ReasonedError):
+    """A file that cannot be read: it does not exist, may not be read, or is not text.
+
+    Said as what it is, not as a malformed record: nothing in it was read.
+    """
 
 
 class BadOptions(CardtableError):

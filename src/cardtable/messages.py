@@ -57,7 +57,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
-from cardtable.errors import BadRecord, CardParseError, IllegalMove
+from cardtable.errors import BadRecord, CardParseError, IllegalMove, UnreadableFile
+from cardtable.glossary import GLOSSARY
 
 __all__ = [
     "CATALOG",
@@ -101,10 +102,11 @@ _CATALOG: dict[str, dict[str, str]] = {
     "term.json_string": {"en": "a string", "uk": "рядок"},
     "term.json_list": {"en": "a list", "uk": "список"},
     "term.json_object": {"en": "an object", "uk": "об'єкт"},
-    "term.spade": {"en": "spade", "uk": "піки"},
-    "term.heart": {"en": "heart", "uk": "черви"},
-    "term.diamond": {"en": "diamond", "uk": "бубни"},
-    "term.club": {"en": "club", "uk": "трефи"},
+    # one suit, in the glossary's words (cardtable.glossary)
+    "term.spade": dict(GLOSSARY["suit_one.S"]),
+    "term.heart": dict(GLOSSARY["suit_one.H"]),
+    "term.diamond": dict(GLOSSARY["suit_one.D"]),
+    "term.club": dict(GLOSSARY["suit_one.C"]),
     "term.half_deck": {"en": "half a deck", "uk": "пів колоди"},
     "term.full_deck": {"en": "a full deck", "uk": "повна колода"},
     "term.both_players_cards": {"en": "the two players' cards", "uk": "карти обох гравців"},
@@ -180,6 +182,14 @@ _CATALOG: dict[str, dict[str, str]] = {
     "record.unreadable": {
         "en": "cannot read {path!r}: {detail}",
         "uk": "не вдається прочитати «{path}»: {detail}",
+    },
+    "file.missing": {
+        "en": "there is no file {path!r}",
+        "uk": "файлу «{path}» немає",
+    },
+    "file.is_folder": {
+        "en": "{path!r} is a folder, not a file",
+        "uk": "«{path}» — тека, а не файл",
     },
     "record.not_utf8": {
         "en": "{path!r} is not UTF-8 text",
@@ -569,6 +579,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "роздачу закінчено: наступна почнеться за {seconds} с",
     },
     "table.not_your_turn": {"en": "it is not your turn", "uk": "зараз не ваш хід"},
+    "table.counting": {
+        "en": "the race starts in {seconds} s: everyone starts together",
+        "uk": "гонка почнеться за {seconds} с: усі починають разом",
+    },
     "table.seat_taken": {
         "en": "seat {seat} is already taken",
         "uk": "місце {seat} вже зайняте",
@@ -589,6 +603,25 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "every seat must be filled first",
         "uk": "спершу мають бути зайняті всі місця",
     },
+    # -- a race's start and the pause between its rounds (table, terminal) ---------
+    "race.count": {
+        "en": "Get ready: the race starts in {seconds} s",
+        "uk": "Приготуйтеся: гонка почнеться за {seconds} с",
+    },
+    "race.go": {"en": "Go!", "uk": "Старт!"},
+    "race.called": {
+        "en": "{name} called «finished» first",
+        "uk": "{name} першим оголосив «закінчив»",
+    },
+    "race.blocked": {
+        "en": "Nobody could move any more: the round was blocked and nobody wins it",
+        "uk": "Ніхто більше не міг ходити: раунд заблоковано, переможця немає",
+    },
+    "race.resigned": {
+        "en": "Everyone left the round: nobody wins it",
+        "uk": "Усі вийшли з раунду: переможця немає",
+    },
+    "race.time": {"en": "Race time {time}", "uk": "Час гонки {time}"},
     # -- the server's protocol (server/core.py) ------------------------------------
     "server.storage": {
         "en": "the move could not be stored; please resync",
@@ -795,6 +828,10 @@ class Refusal(NamedTuple):
     def bad_card(self) -> CardParseError:
         """A :class:`~cardtable.errors.CardParseError`."""
         return CardParseError(self.text(), code=self.code, params=self.params)
+
+    def unreadable_file(self) -> UnreadableFile:
+        """An :class:`~cardtable.errors.UnreadableFile`."""
+        return UnreadableFile(self.text(), code=self.code, params=self.params)
 
 
 def make_refusal(code: str, /, **params: str | int) -> Refusal:

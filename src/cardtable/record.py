@@ -47,15 +47,23 @@ def load_record(text: str) -> dict[str, Any]:
 
 
 def read_record_file(path: str | Path) -> dict[str, Any]:
-    """Read and parse a record file (``-`` is not handled here; pass the text instead)."""
+    """Read and parse a record file (``-`` is not handled here; pass the text instead).
+
+    A file that cannot be read raises :class:`~cardtable.errors.UnreadableFile` (it is
+    missing, a folder, not allowed or not UTF-8); one that is read but is no record
+    raises :class:`~cardtable.errors.BadRecord`.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise make_refusal("file.missing", path=str(path)).unreadable_file() from None
+    except IsADirectoryError:
+        raise make_refusal("file.is_folder", path=str(path)).unreadable_file() from None
     except OSError as exc:
-        raise make_refusal(
-            "record.unreadable", path=str(path), detail=str(exc.strerror or exc)
-        ).bad_record("") from None
+        refusal = make_refusal("record.unreadable", path=str(path), detail=str(exc.strerror or exc))
+        raise refusal.unreadable_file() from None
     except UnicodeDecodeError:
-        raise make_refusal("record.not_utf8", path=str(path)).bad_record("") from None
+        raise make_refusal("record.not_utf8", path=str(path)).unreadable_file() from None
     return load_record(text)
 
 

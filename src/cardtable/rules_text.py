@@ -2,8 +2,9 @@
 
 The command line (``cardtable rules``), the server (``GET /api/rules/{game}``) and the
 terminal's rules screen all show these pages, so finding them lives here, below every
-face, and no face has to import another to reach them. This module imports only the
-standard library and :mod:`cardtable.errors`.
+face, and no face has to import another to reach them. This module imports the
+standard library and :mod:`cardtable.errors`; :func:`rules_html` also markdown-it-py
+(which rich, a dependency of every install, brings).
 
 The pages are found in two places, in this order:
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from cardtable.errors import CardtableError
 
-__all__ = ["RULES_DIRS", "rules_path", "rules_text"]
+__all__ = ["RULES_DIRS", "markdown_html", "rules_html", "rules_path", "rules_text"]
 
 RULES_DIRS: tuple[Path, ...] = (
     Path(__file__).parent / "rules",  # installed wheel
@@ -52,3 +53,37 @@ def rules_path(game: str, lang: str) -> Path:
 def rules_text(game: str, lang: str) -> str:
     """The rules of ``game`` in ``lang`` (docs/rules/GAME.LANG.md), as Markdown."""
     return rules_path(game, lang).read_text(encoding="utf-8")
+
+
+def rules_html(game: str, lang: str) -> str:
+    """The rules of ``game`` in ``lang`` as HTML, for the web client's rules page."""
+    return markdown_html(rules_text(game, lang))
+
+
+def markdown_html(markdown: str) -> str:
+    r"""CommonMark with tables as HTML: nested lists stay nested, raw HTML in the text is
+    escaped (nothing in a page becomes markup), and every heading is one level lower
+    (the page's ``#`` title becomes an ``h2`` under the app's ``h1``).
+
+    >>> print(markdown_html("# Rules\n\n- **C7** a:\n  - run\n  - set"))
+    <h2>Rules</h2>
+    <ul>
+    <li><strong>C7</strong> a:
+    <ul>
+    <li>run</li>
+    <li>set</li>
+    </ul>
+    </li>
+    </ul>
+    <BLANKLINE>
+    >>> markdown_html("<script>x</script>")
+    '<p>&lt;script&gt;x&lt;/script&gt;</p>\n'
+    """
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = parser.parse(markdown)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(6, int(token.tag[1:]) + 1)}"
+    return str(parser.renderer.render(tokens, parser.options, {}))

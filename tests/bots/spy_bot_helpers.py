@@ -12,6 +12,13 @@ from cardtable.games.spy.position import Position
 from cardtable.games.spy.views import SeatWindow
 
 
+def seat_at_deal(seed: int) -> tuple[Position, SpyTracker]:
+    """Seat 0 of two-player deal ``seed`` as dealt, and its tracker."""
+    cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
+    pos = Position.deal(0, cards[0])
+    return pos, SpyTracker(SeatWindow(pos))
+
+
 class ChoosingBot(Protocol):
     def choose(self, info: SpyInfo) -> int: ...
 

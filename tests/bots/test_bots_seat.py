@@ -55,7 +55,7 @@ def test_made_from_a_level_a_bot_text_or_a_spec() -> None:
     assert by_level.spec == LEVELS["spy"]["hard"]
     assert (by_level.game, by_level.label, by_level.seed, by_level.seat) == (
         "spy",
-        "planner:16",
+        "model",
         3,
         1,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from spy_bot_helpers import assert_blind_to_hidden_cards
+from spy_bot_helpers import assert_blind_to_hidden_cards, seat_at_deal
 
 from cardtable.bots.spy_expecti import (
     ExpectiBot,
@@ -16,16 +16,6 @@ from cardtable.bots.spy_expecti import (
     sample_world,
 )
 from cardtable.games.spy.actions import RESIGN, TURN
-from cardtable.games.spy.deal import deal_cards
-from cardtable.games.spy.info import SpyTracker
-from cardtable.games.spy.position import Position
-from cardtable.games.spy.views import SeatWindow
-
-
-def _info_at_deal(seed: int) -> tuple[Position, SpyTracker]:
-    cards = deal_cards(seed=seed, round_number=1, players=2, full_decks=False)
-    pos = Position.deal(0, cards[0])
-    return pos, SpyTracker(SeatWindow(pos))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -39,7 +29,7 @@ def test_expectimax_decision_ignores_reshuffled_hidden_cards_s4_s5(seed: int) ->
 def test_chance_outcomes_are_the_unseen_rank_counts_s6_s9() -> None:
     """A turn's outcomes are the ranks of the unseen cards, weighted by their counts
     (they sum to one), each taking one card of its rank from the pool."""
-    pos, tracker = _info_at_deal(5)
+    pos, tracker = seat_at_deal(5)
     node = root_node(tracker.info(pos.legal))
     counts = node[3]
     moves = _Search().children(node)
@@ -56,7 +46,7 @@ def test_chance_outcomes_are_the_unseen_rank_counts_s6_s9() -> None:
 
 
 def test_expected_costs_cover_the_legal_moves_but_resigning() -> None:
-    pos, tracker = _info_at_deal(2)
+    pos, tracker = seat_at_deal(2)
     info = tracker.info(pos.legal)
     costs = expected_costs(info, 1, samples=1)
     assert set(costs) == {m for m in info.locals if m != RESIGN}
@@ -64,7 +54,7 @@ def test_expected_costs_cover_the_legal_moves_but_resigning() -> None:
 
 
 def test_count_leaf_is_at_least_one_move_per_points_card() -> None:
-    pos, tracker = _info_at_deal(7)
+    pos, tracker = seat_at_deal(7)
     node = root_node(tracker.info(pos.legal))
     assert count_leaf(node) >= node[2] + 1
     assert count_leaf((node[0], -1, 0, node[3], node[4], node[5])) == 1.0
@@ -73,7 +63,7 @@ def test_count_leaf_is_at_least_one_move_per_points_card() -> None:
 def test_sampled_world_matches_the_abstract_node_s6() -> None:
     """A world drawn for a node keeps its tops, points-pile top, waste and sizes, and
     draws its hidden ranks from the unseen counts."""
-    pos, tracker = _info_at_deal(9)
+    pos, tracker = seat_at_deal(9)
     node = root_node(tracker.info(pos.legal))
     world = sample_world(node, 0, random.Random(1))
     assert tuple(sorted(world.tops)) == node[0]

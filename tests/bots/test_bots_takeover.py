@@ -21,7 +21,7 @@ game          level   bot            points  reshuffled  matches (seeds 0-…)
 ============  ======  =============  ======  ==========  ===================
 spy           easy    greedy         4,000   2,067       280
 spy           medium  planner:4      200     106         34
-spy           hard    planner:16     40      40          17
+spy           hard    model          40      40          17
 candidate     easy    greedy         4,000   2,014       122
 candidate     medium  ismcts:200     300     151         31
 candidate     hard    ismcts:2000    40      40          10

@@ -171,7 +171,7 @@ UKRAINIAN = [
     (
         "candidate.pile_wrong_suit",
         {"card": "5H", "suit_term": "term.spade", "pile_suit": "S"},
-        "5♥ не масті «піки»: у стопці ♠ лише карти масті «піки»",
+        "5♥ не масті «пік»: у стопці ♠ лише карти масті «пік»",
     ),
     (
         "candidate.pile_copies",

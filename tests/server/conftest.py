@@ -18,9 +18,13 @@ from cardtable.server.settings import Settings
 from cardtable.server.storage import database_url
 from cardtable.table import Pacing
 
-#: Fast bots, no pause between deals or rounds (test_server_pause.py has its own).
+#: Fast bots, no pause between deals or rounds, no start count (test_server_pause.py has
+#: its own pause).
 FAST_PACING = Pacing(
-    level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0}, turn_delay=0.0, segment_pause=0.0
+    level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+    turn_delay=0.0,
+    segment_pause=0.0,
+    start_count=0.0,
 )
 
 

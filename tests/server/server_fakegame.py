@@ -22,7 +22,7 @@ from typing import Any
 
 from cardtable.cards import KIND_TEXT, parse_card_kind
 from cardtable.errors import BadOptions, CardParseError, IllegalMove
-from cardtable.games.base import ANYONE, Applied, GameInfo, MatchEvent, Result
+from cardtable.games.base import ANYONE, Applied, GameInfo, MatchEvent, Result, SegmentResult
 
 MAX_SEATS = 4
 
@@ -143,6 +143,9 @@ class FakeMatch:
 
     def is_terminal(self) -> bool:
         return not any(self.hands)
+
+    def segment_results(self) -> tuple[SegmentResult, ...]:
+        return ()  # one segment: it ends with the match
 
     def result(self) -> Result:
         return Result.of(self.totals(), higher_is_better=True)

@@ -21,6 +21,7 @@ def main() -> None:
             level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
             turn_delay=0.0,
             segment_pause=0.0,
+            start_count=0.0,
         ),
         allow_client_seeds=True,  # tests replay known deals (unrated tables only)
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from server_fakegame import fake_bots, fake_games
 from server_helpers import ServerThread, free_port, wait_healthy
 from typer.testing import CliRunner
@@ -64,3 +66,80 @@ def test_static_client_is_served_at_the_root_when_present(tmp_path: Path) -> Non
         assert httpx.get(server.base + "/").status_code == 404
     finally:
         server.stop()
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    """``cardtable serve`` in a child process; it must end on its own (it cannot start)."""
+    command = [sys.executable, "-m", "cardtable", "serve", "--log-level", "warning", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def _assert_one_line_refusal(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "open http" not in result.stdout + result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+def test_serve_refuses_a_database_url_it_cannot_use() -> None:
+    result = _serve("--port", str(free_port()), "--db", "nosuchdb://x/y")
+    _assert_one_line_refusal(result, "error: cannot open the database", "nosuchdb://x/y")
+
+
+def test_serve_refuses_a_database_file_it_cannot_write(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "cardtable.db"
+    result = _serve("--port", str(free_port()), "--db", f"sqlite:///{missing}")
+    _assert_one_line_refusal(result, "cannot open the database", "unable to open")
+    assert not missing.parent.exists()
+
+
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = _serve("--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    _assert_one_line_refusal(result, f"port {port}", "in use")
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_serve_refuses_a_port_out_of_range(port: str) -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--port", port])
+    assert result.exit_code == 2
+    assert "--port" in result.output
+    assert "open http" not in result.output
+
+
+@pytest.mark.parametrize("command", [[], ["serve"], ["deal"], ["replay"], ["arena"]])
+def test_help_shows_no_value_type_beside_a_flag(command: list[str]) -> None:
+    result = CliRunner().invoke(cli_app, [*command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output
+    assert "--help" in result.output
+
+
+def test_replay_says_a_missing_file_is_missing(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.json"
+    result = CliRunner().invoke(cli_app, ["replay", str(missing)])
+    assert result.exit_code == 1
+    assert "there is no file" in result.output
+    assert "malformed" not in result.output
+    folder = CliRunner().invoke(cli_app, ["replay", str(tmp_path)])
+    assert "is a folder, not a file" in folder.output
+
+
+def test_deal_and_play_refuse_a_file_in_a_missing_folder(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "x.json"
+    dealt = CliRunner().invoke(cli_app, ["deal", "candidate", "--seed", "1", "--out", str(missing)])
+    assert dealt.exit_code == 1
+    assert "the folder" in dealt.output
+    assert "does not exist" in dealt.output
+    assert "Traceback" not in dealt.output
+    played = CliRunner().invoke(cli_app, ["play", "candidate", "--save", str(missing)])
+    assert played.exit_code == 1
+    assert "--save" in played.output
+    folder = CliRunner().invoke(cli_app, ["deal", "spy", "--seed", "1", "--out", str(tmp_path)])
+    assert "is a folder, not a file" in folder.output

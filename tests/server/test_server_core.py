@@ -46,7 +46,7 @@ def seated(game: FakeGame | None = None, **options: object) -> TableCore:
         seed=11,
         bot_levels=[None, None],
         invites=["inv-a", "inv-b"],
-        pacing=Pacing(segment_pause=10.0),
+        pacing=Pacing(segment_pause=10.0, start_count=0.0),
     )
     table.join("inv-a", "Ann", TOKENS[0], now=0.0)
     table.join("inv-b", "Bob", TOKENS[1], now=0.0)
@@ -62,7 +62,7 @@ def two_people_at_spy(table_id: str) -> TableCore:
         seed=4,
         bot_levels=[None, None],
         invites=["inv-a", "inv-b"],
-        pacing=Pacing(segment_pause=10.0),
+        pacing=Pacing(segment_pause=10.0, start_count=0.0),
     )
     table.join("inv-a", "Ann", TOKENS[0], now=0.0)
     table.join("inv-b", "Bob", TOKENS[1], now=0.0)

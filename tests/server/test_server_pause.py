@@ -19,7 +19,7 @@ from cardtable.table import Pacing
 def spy_server(path: Path, pause: float) -> ServerThread:
     settings = Settings(
         grace_seconds=30.0,
-        pacing=Pacing(turn_delay=0.0, segment_pause=pause),
+        pacing=Pacing(turn_delay=0.0, segment_pause=pause, start_count=0.0),
         bot_processes=0,
     )
     app = create_app(f"sqlite:///{path}", settings=settings, static_dir=None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+
 import pytest
 from server_fakegame import FakeGame, state_hash
 from sqlalchemy import inspect
@@ -117,5 +119,22 @@ def test_a_failing_write_fails_alone(db_url: str) -> None:
             duplicate.result(timeout=10)
         assert second.result(timeout=10) is None
         assert storage.read(lambda s: Storage.load(s, "t2")) is not None
+    finally:
+        storage.close()
+
+
+def test_a_write_whose_waiter_gave_up_is_committed_and_the_writer_goes_on(db_url: str) -> None:
+    """A waiter that stopped waiting (its future cancelled, as at shutdown) must not
+    stop the writer thread: the write is committed and later writes still resolve."""
+    storage = Storage(db_url)
+    try:
+        first = seated_table("t-gave-up")
+        gone: Future[None] = Future()
+        gone.cancel()
+        storage._run_batch([(Storage.insert_table(first), gone)])  # the writer's own step
+        second = seated_table("t-after")
+        storage.write(Storage.insert_table(second)).result(timeout=10)
+        loaded = storage.read(lambda s: Storage.load(s, "t-gave-up"))
+        assert loaded is not None
     finally:
         storage.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from server_fakegame import FakeGame, state_hash
 
-from cardtable.table import Source, Status, Table, TableError, TimeControl
+from cardtable.table import Pacing, Source, Status, Table, TableError, TimeControl
 
 
 def make(realtime: bool = False, tc: TimeControl | None = None, bots: int = 0) -> Table:
@@ -20,6 +20,7 @@ def make(realtime: bool = False, tc: TimeControl | None = None, bots: int = 0) -
         bot_levels=levels,
         invites=["inv-a", "inv-b"],
         time_control=tc,
+        pacing=Pacing(start_count=0.0),  # a race starts at once here (no 3-2-1 count)
     )
 
 

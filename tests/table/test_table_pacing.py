@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from table_helpers import spy_table
 
 from cardtable.errors import BadOptions
 from cardtable.games.registry import find_game
@@ -18,23 +19,6 @@ from cardtable.table import Pacing, Source, Status, Table, TimeControl, parse_sp
 
 SPY = find_game("spy")
 CANDIDATE = find_game("candidate")
-
-
-def spy_table(*, bots: tuple[str | None, ...] = (None, "easy"), rounds: int = 2, **kw) -> Table:
-    table = Table.create(
-        table_id="t1",
-        game=SPY,
-        options={"rounds": rounds},
-        seed=5,
-        bot_levels=list(bots),
-        invites=[f"inv{i}" for i in range(len(bots))],
-        **kw,
-    )
-    for i, level in enumerate(bots):
-        if level is None:
-            table.join(f"inv{i}", f"P{i}", f"tok{i}", now=0.0)
-            table.set_connected(i, True)
-    return table
 
 
 def end_spy_round(table: Table, now: float) -> None:
@@ -45,7 +29,7 @@ def end_spy_round(table: Table, now: float) -> None:
 
 
 def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
-    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0, start_count=0.0))
     end_spy_round(table, now=10.0)
     assert table.status is Status.PLAYING
     assert table.paused_until == pytest.approx(18.0)
@@ -55,7 +39,18 @@ def test_pause_between_spy_rounds_refuses_moves_and_stops_bots_s17() -> None:
     assert refused.message_id == "table.paused_round"
     assert refused.params == {"seconds": 7}
     assert table.legal_moves(0) == []
-    assert table.snapshot(0, 12.0)["pause"] == {"seconds": 6.0, "ready": []}
+    assert table.snapshot(0, 12.0)["pause"] == {
+        "seconds": 6.0,
+        "ready": [],
+        "holds": False,
+        "segment": {
+            "number": 1,
+            "scores": [0, 0],
+            "totals": [0, 0],
+            "ending": "resigned",  # S13: everyone left the round
+            "ended_by": None,
+        },
+    }
     assert table.next_wakeup() == pytest.approx(18.0)
     table.tick(18.0)
     assert table.paused_until is None
@@ -73,7 +68,7 @@ def test_pause_ends_when_every_person_is_ready() -> None:
 
 
 def test_bots_wait_out_the_pause_then_move_at_their_pace() -> None:
-    table = spy_table(bots=(None, "hard"), pacing=Pacing(segment_pause=5.0))
+    table = spy_table(bots=(None, "hard"), pacing=Pacing(segment_pause=5.0, start_count=0.0))
     due = table.next_wakeup()
     assert due is not None
     assert 0 < due < 5
@@ -131,15 +126,70 @@ def test_candidate_pauses_between_deals_c13() -> None:
         now += 0.01
     assert table.match is not None
     assert table.match.segment() == 2
+    segment = table.snapshot(None, now)["pause"]["segment"]  # the deal just over (C13)
+    assert segment["number"] == 1
+    assert segment["ending"] == "played"
+    assert segment["ended_by"] is None
+    assert segment["totals"] == segment["scores"]
     assert table.due_bots(now + 3.9) == []
     assert table.due_bots(now + 4.0) != []
 
 
+def person_and_bot_at_pause(table_id: str, seed: int) -> tuple[Table, float]:
+    """A Candidate table of Ann (connected) and an easy bot, played to the first pause."""
+    table = Table.create(
+        table_id=table_id,
+        game=CANDIDATE,
+        options={"deals": 2},
+        seed=3,
+        bot_levels=[None, "easy"],
+        invites=["a", "b"],
+        pacing=Pacing(segment_pause=4.0, turn_delay=0.0),
+    )
+    table.join("a", "Ann", "tok-a", now=0.0)
+    table.set_connected(0, True)
+    rng = random.Random(seed)
+    now = 0.0
+    while table.paused_until is None:
+        assert table.match is not None
+        seat = table.match.to_move()
+        assert seat is not None
+        move = rng.choice(table.match.legal_moves(seat))
+        assert table.submit(seat, move, version=None, move_id=None, now=now).outcome == "accepted"
+        now += 0.01
+    return table, now
+
+
+def test_candidate_summary_holds_until_every_person_present_continues_c13() -> None:
+    """Between Candidate deals the pause outlasts its time while a person present has
+    not continued; a person who leaves no longer holds it, and bots never do."""
+    table, now = person_and_bot_at_pause("c2", seed=1)
+    assert table.pause_holds
+    assert table.waiting_for() == [0]
+    assert table.snapshot(0, now)["pause"]["holds"] is True
+    assert table.next_wakeup() is None  # nothing ends it by itself
+    table.tick(now + 60.0)
+    assert table.paused_until is not None, "the summary stayed though the time is up"
+    assert table.due_bots(now + 60.0) == []
+    table.set_connected(0, False)  # Ann left: nobody holds the pause any more
+    assert not table.pause_holds
+    table.tick(now + 60.0)
+    assert table.paused_until is None
+    assert table.match is not None
+    assert table.match.segment() == 2
+
+
+def test_candidate_pause_ends_at_once_when_the_person_continues_c13() -> None:
+    table, now = person_and_bot_at_pause("c3", seed=2)
+    assert table.ready(0, now + 100.0)
+    assert table.paused_until is None
+
+
 def test_race_bot_speeds_come_from_one_table() -> None:
     pacing = Pacing()
-    assert pacing.speed_of("easy") == parse_speed("slow")
-    assert pacing.speed_of("medium") == parse_speed("steady")
-    assert pacing.speed_of("hard") == parse_speed("quick")
+    assert pacing.speed_of("easy") == parse_speed("gentle")
+    assert pacing.speed_of("medium") == parse_speed("slow")
+    assert pacing.speed_of("hard") == parse_speed("steady")
     rng = random.Random(7)
     times = [pacing.move_time(2.0, rng) for _ in range(4000)]
     assert sum(times) / len(times) == pytest.approx(0.5, rel=0.05)  # mean 1 / speed
@@ -165,7 +215,7 @@ def test_every_table_refusal_has_a_message_in_both_languages() -> None:
     from cardtable.messages import render
     from cardtable.table import TableError
 
-    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0))
+    table = spy_table(bots=(None, None), pacing=Pacing(segment_pause=8.0, start_count=0.0))
     answers = [
         table.submit(0, "turn", version=table.version + 5, move_id=None, now=1.0),
         table.submit(0, "1 turn", version=None, move_id=None, now=1.0),

@@ -10,7 +10,7 @@ from tui_helpers import candidate_app, keys_for, reach_play, screen_text, settle
 from cardtable.bots.seat import SeatBot
 from cardtable.cards import KIND_TEXT, Card
 from cardtable.record import read_record_file, replay
-from cardtable.tui.candidate_app import CandidateScreen, HandoffScreen
+from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen, HandoffScreen
 from cardtable.tui.common import HelpScreen, RulesScreen
 from cardtable.tui.i18n import card_label
 
@@ -45,9 +45,12 @@ async def test_tui_candidate_whole_deal_against_a_bot_saves_a_record_that_replay
             await settle(pilot, app)
             moves += 1
             assert moves < 200
-        text = screen_text(app)
-        assert "match over" in text.lower()
+        # C13, C17: the last deal's summary with the match's result, until Enter.
+        assert isinstance(app.screen, DealOverScreen)
+        assert "the match is over" in screen_text(app).lower()
+        await pilot.press("enter")
         assert isinstance(app.screen, CandidateScreen)
+        assert "match over" in screen_text(app).lower()
     assert app.saved_to == save
     summary = replay(read_record_file(save)).summary()
     assert summary["complete"] is True

@@ -26,8 +26,8 @@ SIZE = (80, 24)
 def to_the_round_end(driver: TableDriver) -> float:
     """The person resigns at once; the bots race (their thoughts awaited) until the
     round ends. Returns the moment it ended."""
-    assert driver.play(0, "resign", 0.0) is None
-    now = 0.0
+    now = driver.count_left(0.0)  # the race starts when the table's count ends
+    assert driver.play(0, "resign", now) is None
     while not driver.paused:
         while driver.thinking:
             time.sleep(0.001)
@@ -64,7 +64,11 @@ def test_tui_spy_the_terminals_table_pauses_between_rounds_like_the_servers_s17(
         assert driver.view(0)["round"] == 2
         assert table.paused_until == pytest.approx(ended + pause)
         assert driver.pause_left(ended + 1.0) == pytest.approx(pause - 1.0)
-        assert table.snapshot(0, ended + 2.0)["pause"] == {"seconds": pause - 2.0, "ready": []}
+        shown = table.snapshot(0, ended + 2.0)["pause"]
+        assert shown["seconds"] == pause - 2.0
+        assert shown["ready"] == []
+        assert shown["holds"] is False
+        assert shown["segment"]["number"] == 1  # the engine's account of the round
         # a move during the pause is the table's to refuse
         refusal = driver.play(0, "turn", ended + 1.0)
         assert refusal is not None
@@ -83,6 +87,12 @@ def test_tui_spy_the_terminals_table_pauses_between_rounds_like_the_servers_s17(
             assert driver.step(ended + pause)  # the time is up
             resumed = ended + pause
         assert not driver.paused
+        assert driver.counting  # S17: round 2 starts together, after the count
+        count = Pacing().start_count
+        refusal = driver.play(0, "turn", resumed + 0.1)
+        assert refusal is not None
+        assert refusal.message_id == "table.counting"
+        resumed += count
         assert driver.play(0, "turn", resumed + 0.1) is None
         assert table.due_bots(resumed) == []  # the bots start their round afresh
         wake = driver.next_wakeup()
@@ -109,13 +119,13 @@ async def test_tui_spy_pause_shows_its_countdown_refuses_keys_and_enter_ends_it(
         ended = now[0]
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
-        assert "Round 2 starts in 8 s. Enter: go on now." in screen_text(app)
+        assert "Round 2 starts in 15 s. Enter: go on now." in screen_text(app)
         spy_run(app, now, ended + 3.0)
         await pilot.pause()
-        assert "Round 2 starts in 5 s." in screen_text(app)
+        assert "Round 2 starts in 12 s." in screen_text(app)
         await pilot.press("space")
         await pilot.pause()
-        assert "the round is over: the next one starts in 5 s" in screen_text(app)
+        assert "the round is over: the next one starts in 12 s" in screen_text(app)
         assert driver.paused
         await pilot.press("enter")
         await pilot.pause()
@@ -123,5 +133,14 @@ async def test_tui_spy_pause_shows_its_countdown_refuses_keys_and_enter_ends_it(
         assert not isinstance(app.screen, RoundOverScreen)
         assert spy_screen(app).status == ""
         assert "Spy vs Spy · round 2 of 2" in screen_text(app)
+        # S17: round 2 starts with the table's count; a move before "Go!" is refused.
+        assert "Get ready: the race starts in 3 s" in screen_text(app)
+        await pilot.press("space")
+        await pilot.pause()
+        assert "the race starts in 3 s: everyone starts together" in screen_text(app)
+        assert driver.view(0)["seats"][0]["moves"] == 0
+        spy_run(app, now, now[0] + Pacing().start_count)
+        await pilot.pause()
+        assert spy_screen(app).status == "Go!"
         await pilot.press("space")
         assert driver.view(0)["seats"][0]["moves"] == 1

@@ -23,7 +23,8 @@ from tui_helpers import (
     spy_run,
 )
 
-from cardtable.tui.candidate_app import CandidateApp
+from cardtable.table import Pacing
+from cardtable.tui.candidate_app import CandidateApp, CandidateScreen, HandoffScreen
 from cardtable.tui.spy_app import SpyApp
 
 SnapCompare = Callable[..., bool]
@@ -73,11 +74,19 @@ def test_tui_snapshot_candidate_large_terminal(snap_compare: SnapCompare) -> Non
 def test_tui_snapshot_candidate_pass_the_keyboard(snap_compare: SnapCompare) -> None:
     """Two people: the pass-the-keyboard screen hides the hands."""
 
-    async def first_handoff(pilot: Pilot[None]) -> None:  # Bob deals first: Ann looks away
+    async def first_handoff(pilot: Pilot[None]) -> None:
+        # Bob deals first (no hand yet: no handoff); the first handoff after the deal.
         app = pilot.app
         assert isinstance(app, CandidateApp)
         await pilot.pause()
-        assert app.driver.to_move() == 1
+        for _ in range(5):
+            if isinstance(app.screen, HandoffScreen):
+                break
+            screen = app.screen
+            assert isinstance(screen, CandidateScreen)
+            await pilot.press(*keys_for(app, screen.viewer))
+            await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
 
     assert snap_compare(candidate_app(seed=5, vs_human=True), run_before=first_handoff)
 
@@ -156,3 +165,30 @@ def test_tui_snapshot_spy_pause_between_rounds(snap_compare: SnapCompare) -> Non
     app, now = spy_app(seed=4, rounds=2)
     app.clock_cell = now  # type: ignore[attr-defined]
     assert snap_compare(app, run_before=to_the_pause)
+
+
+async def candidate_deal_over(pilot: Pilot[None]) -> None:
+    """Play (by keys) to the end of the first of two deals: its summary shows."""
+    app = pilot.app
+    assert isinstance(app, CandidateApp)
+    await settle(pilot, app)
+    for _ in range(200):
+        if app.driver.paused:
+            break
+        await pilot.press(*keys_for(app, 0))
+        await settle(pilot, app)
+    await pilot.pause(0.2)
+    app.pump()
+    await pilot.pause()
+
+
+def test_tui_snapshot_candidate_deal_over_ukrainian(snap_compare: SnapCompare) -> None:
+    """C13: the deal's summary, in Ukrainian, waiting for Enter."""
+    pacing = Pacing(turn_delay=0, segment_pause=0.05)  # then it holds for the person
+    app = candidate_app(seed=3, lang="uk", deals=2, pacing=pacing)
+    assert snap_compare(app, run_before=candidate_deal_over)
+
+
+def test_tui_snapshot_candidate_asks_before_leaving(snap_compare: SnapCompare) -> None:
+    """q during a game asks first."""
+    assert snap_compare(candidate_app(seed=3), press=["q"])

@@ -50,7 +50,7 @@ async def test_tui_spy_round_to_the_call_by_keys_saves_a_record_that_replays(
             spy_run(app, now, now[0] + 0.2)
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
-        assert "You called first" in screen_text(app)
+        assert "You called «finished» first" in screen_text(app)  # the engine's account, S10
         view = driver.view(0)
         assert view["finishers"][-1] == 0
         assert driver.log(0)[-2]["type"] == "call" or any(
@@ -73,7 +73,7 @@ async def test_tui_spy_the_bot_races_on_its_clock_and_its_progress_shows_live() 
         await pilot.pause()
         before = app.driver.view(0)["seats"][1]["moves"]
         assert before == 0
-        spy_run(app, now, 5.0)  # seed 11: the bot calls after 6 moves, at 7.8 s
+        spy_run(app, now, now[0] + 5.0)  # seed 11: the bot calls after 6 moves, 7.8 s in
         await pilot.pause()
         moves = app.driver.view(0)["seats"][1]["moves"]
         assert 2 <= moves <= 20  # about 0.7 moves a second
@@ -140,12 +140,12 @@ async def test_tui_spy_paused_between_rounds_and_help_and_language() -> None:
             spy_run(app, now, wake)
         await pilot.pause()
         assert isinstance(app.screen, RoundOverScreen)
-        assert "Round 2 starts in 8 s" in screen_text(app)
+        assert "Round 2 starts in 15 s" in screen_text(app)
         moves = driver.view(0)["seats"][1]["moves"]
         spy_run(app, now, now[0] + 5.0)
         await pilot.pause()
         assert driver.view(0)["seats"][1]["moves"] == moves  # nobody moves while paused
-        assert "Round 2 starts in 3 s" in screen_text(app)
+        assert "Round 2 starts in 10 s" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert not driver.paused
@@ -164,8 +164,8 @@ def race_to_the_end(executor: ThreadPoolExecutor | None) -> dict[str, object]:
         options={"rounds": 1},
         executor=executor,
     )
-    assert driver.play(0, "resign", 0.0) is None
-    now = 0.0
+    now = driver.count_left(0.0)  # the race starts when the table's count ends
+    assert driver.play(0, "resign", now) is None
     while not driver.is_over:
         now += 0.25
         while driver.thinking:  # the test waits for every thought before time goes on

@@ -8,7 +8,7 @@ import pytest
 from cardtable.cards import KIND_TEXT
 from cardtable.games.spy import SpyOptions, SpyState
 from cardtable.games.spy.match import SpyMatch
-from cardtable.table import Source, parse_speed
+from cardtable.table import Pacing, Source, parse_speed
 from cardtable.tui.driver import Refusal, TableDriver
 from cardtable.tui.i18n import tr
 from cardtable.tui.spy_app import pile_moves
@@ -23,7 +23,12 @@ def spy_driver() -> TableDriver:
     """Two players with one deck split: player 0's cards chosen, player 1 the rest (the
     table's match replaced by one dealt from these cards)."""
     driver = TableDriver(
-        "spy", seed=1, names=("You", "Bot"), bots=(None, "greedy"), options={"rounds": 1}
+        "spy",
+        seed=1,
+        names=("You", "Bot"),
+        bots=(None, "greedy"),
+        options={"rounds": 1},
+        pacing=Pacing(start_count=0.0),  # the race at once (test_tui_pause.py has the count)
     )
     mine = P0_POINTS + P0_PILES + P0_DECK[:17]
     rest = [t for t in KIND_TEXT if t not in mine]

@@ -71,12 +71,13 @@ def candidate_app(
 
 
 async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
-    """Wait until the bot (if it has the move) has moved and the screen is quiet."""
+    """Wait until the bot (if it has the move) has moved and the screen is quiet (or
+    the table pauses after a deal: nobody moves until the people go on)."""
     await pilot.pause()
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not app.driver.bot_to_move:
+        if not app.driver.bot_to_move or app.driver.paused:
             return
     raise AssertionError("the bot never moved")
 
@@ -117,7 +118,8 @@ def spy_app(
     pacing: Pacing | None = None,
 ) -> tuple[SpyApp, list[float]]:
     """A Spy app against slow greedy bots, with a clock the test moves (the app never
-    looks at the table by itself: the test calls :func:`spy_run`)."""
+    looks at the table by itself: the test calls :func:`spy_run`). The clock starts as
+    the table's 3-2-1 count ends: the race is on."""
     driver = TableDriver(
         "spy",
         seed=seed,
@@ -127,7 +129,7 @@ def spy_app(
         options={"rounds": rounds},
         pacing=pacing,
     )
-    now = [0.0]
+    now = [driver.count_left(0.0)]
     app = SpyApp(driver, clock=lambda: now[0], auto=False, save=save)  # type: ignore[arg-type]
     return app, now
 

@@ -32,6 +32,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
             level_speeds={"easy": 1.5, "medium": 3.0, "hard": 6.0},
             turn_delay=0.05,
             segment_pause=0.0,
+            start_count=0.0,
         ),
         keep_finished_seconds=60.0,
         allow_client_seeds=True,  # tests replay known deals (unrated tables only)

@@ -60,7 +60,7 @@ def test_two_browsers_play_a_whole_candidate_deal_and_replay_it(
 
     played = 0
     took_shot = False
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 120  # a guard against a hang, not a speed goal
     while ann.get_attribute("#main", "data-status") != "finished":
         assert time.monotonic() < deadline, f"the deal did not finish in time ({played} moves)"
         mover = next((p for p in (ann, bob) if legal_moves(p)), None)
@@ -85,7 +85,7 @@ def test_two_browsers_play_a_whole_candidate_deal_and_replay_it(
         played += 1
         if played == 12:
             ann.screenshot(path=str(shots / "candidate-table.png"), full_page=True)
-            bob.screenshot(path=str(shots / "candidate-phone.png"), full_page=True)
+            bob.screenshot(path=str(shots / "candidate-phone.png"))  # the dock is fixed
 
     assert played > 20
     for page in (ann, bob):

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import WebServer, create_table, join_as
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -28,22 +28,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     server.stop()
 
 
-def join(browser: Any, base: str, link: str, name: str, lang: str, phone: bool) -> Any:
-    size = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 900}
-    context = browser.new_context(viewport=size, is_mobile=phone)
-    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
-    page = context.new_page()
-    join_by_invite(page, base, link, name)
-    return page
-
-
 def test_both_players_see_the_pause_and_ready_ends_it(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
     base = web_server.base
     created = create_table(base, "spy", {"rounds": 2}, [{"type": "open"}, {"type": "open"}], seed=5)
-    ann = join(browser, base, created["invites"][0]["link"], "Ann", "en", phone=False)
-    bob = join(browser, base, created["invites"][1]["link"], "Bob", "uk", phone=True)
+    ann = join_as(browser, base, created["invites"][0]["link"], "Ann", lang="en", phone=False)
+    bob = join_as(browser, base, created["invites"][1]["link"], "Bob", lang="uk", phone=True)
     errors: list[str] = []
     for page in (ann, bob):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -56,12 +47,13 @@ def test_both_players_see_the_pause_and_ready_ends_it(
         page.wait_for_selector(".pausepanel:not([hidden])")
     panel = ann.inner_text(".pausepanel")
     assert "Round 1 is over" in panel
-    assert "Nobody finished" in panel
+    assert "Everyone left the round: nobody wins it" in panel  # the table's account, S13
     assert "The next round starts in" in panel
     assert ann.locator(".pausepanel button[data-key='ready']").inner_text() == "Ready"
     ukrainian = bob.inner_text(".pausepanel")
     assert "Раунд 1 завершено" in ukrainian
     assert "Наступний раунд через" in ukrainian
+    assert "Усі вийшли з раунду: переможця немає" in ukrainian
     assert bob.locator(".pausepanel button[data-key='ready']").inner_text() == "Продовжити"
     assert bob.get_attribute(".board.spy", "data-legal") == "[]"  # no moves in the pause
     ann.screenshot(path=str(shots / "spy-pause.png"), full_page=True)

@@ -29,6 +29,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
             level_speeds={"easy": 0.25, "medium": 0.25, "hard": 0.25},
             turn_delay=0.05,
             segment_pause=0.0,
+            start_count=0.0,
         ),
         keep_finished_seconds=60.0,
         allow_client_seeds=True,  # a known deal (unrated tables only)
@@ -110,7 +111,7 @@ def test_spy_race_against_a_bot_to_the_call(
     assert used["click"]
     assert used["drag"]
     assert used["keys"]
-    assert "called first" in page.inner_text(".roundscores")
+    assert "called «finished» first" in page.inner_text(".roundscores")
     page.screenshot(path=str(shots / "spy-finished.png"), full_page=True)
     assert errors == []
     context.close()

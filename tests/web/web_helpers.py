@@ -32,6 +32,7 @@ __all__ = [
     "create_table",
     "failing_on_bot_errors",
     "free_port",
+    "join_as",
     "join_by_invite",
 ]
 
@@ -61,3 +62,14 @@ def join_by_invite(page: Any, base: str, link: str, name: str) -> None:
     page.fill("#join-name", name)
     page.click("form.joinform button[type=submit]")
     page.wait_for_selector("#main[data-status]")
+
+
+def join_as(browser: Any, base: str, link: str, name: str, *, lang: str, phone: bool) -> Any:
+    """A new browser (a phone at 390×844, or a desktop) in ``lang`` taking the seat of an
+    invite link as ``name``; its page."""
+    size = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 900}
+    context = browser.new_context(viewport=size, is_mobile=phone)
+    context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+    page = context.new_page()
+    join_by_invite(page, base, link, name)
+    return page

@@ -8,7 +8,7 @@ only when a bot is made, so naming bots costs nothing.
 >>> spec.name, spec.iterations, spec.label
 ('ismcts', 500, 'ismcts:500')
 >>> parse_bot_spec("spy", "hard").label
-'planner:16'
+'model'
 >>> parse_bot_spec("candidate", "minimax")
 Traceback (most recent call last):
 ...
@@ -100,6 +100,14 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             "expectimax over the ranks of unseen cards, then the planner once the deck is known",
             default_iterations=16,
         ),
+        "model": BotInfo(
+            "spy",
+            "model",
+            "cardtable.bots.spy_model:ModelBot",
+            "the exactly solved order-blind model of one race (the fair-play floor), "
+            "then the planner once the deck is known",
+            default_iterations=16,
+        ),
         "oracle": BotInfo(
             "spy",
             "oracle",
@@ -131,7 +139,9 @@ class BotSpec:
         return BOTS[self.game][self.name]
 
 
-#: Levels for people: a bot and its budget per game.
+#: Levels for people: a bot and its budget per game. Spy's run from a first-time
+#: player's rule (``easy``: greedy) to the fair-play floor (``hard``: the solved model
+#: player); each level's race length and think time are measured in ``docs/bots.md``.
 LEVELS: dict[str, dict[str, BotSpec]] = {
     "candidate": {
         "easy": BotSpec("candidate", "greedy"),
@@ -141,7 +151,7 @@ LEVELS: dict[str, dict[str, BotSpec]] = {
     "spy": {
         "easy": BotSpec("spy", "greedy"),
         "medium": BotSpec("spy", "planner", 4),
-        "hard": BotSpec("spy", "planner", 16),
+        "hard": BotSpec("spy", "model"),
     },
 }
 

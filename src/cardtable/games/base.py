@@ -22,6 +22,8 @@ A :class:`Match` is one game in progress. It speaks *seats* (0 … players − 1
 * :meth:`Match.view` is what a seat (or, with ``None``, a spectator) may see — the only
   way hidden cards leave the engine — and :meth:`Match.bot_info` is the information
   set a bot may use for a seat at this moment, whoever played the seat until now;
+* :meth:`Match.segment_results` says how each finished deal or round ended: its
+  scores, the totals after it, and who ended it and how (a table shows it in the pause);
 * :meth:`Match.result` ranks the totals the way the game ranks them; :meth:`Match.record`
   is the record of ``docs/records.md``.
 
@@ -49,7 +51,9 @@ __all__ = [
     "MatchEvent",
     "Replay",
     "Result",
+    "SegmentResult",
     "ranks_from_totals",
+    "running_totals",
 ]
 
 #: :meth:`Match.to_move` of a real-time match in play: every seat may move now.
@@ -160,6 +164,46 @@ class Result:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class SegmentResult:
+    """How one finished deal or round ended.
+
+    ``scores`` are each seat's points in it and ``totals`` the running totals after it.
+    ``ending`` says how it ended, as the game names it (Spy: ``"called"`` — seat
+    ``ended_by`` called «finished» first, S10 —, ``"blocked"`` — nobody could move on,
+    S12 — or ``"resigned"`` — everyone left the round, S13; Candidate: ``"played"``, the
+    cards ran out, C13); ``ended_by`` is ``None`` when no seat ended it.
+    """
+
+    number: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    ending: str
+    ended_by: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "number": self.number,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+            "ending": self.ending,
+            "ended_by": self.ended_by,
+        }
+
+
+def running_totals(scores: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """The totals after each segment of ``scores`` (one row per segment).
+
+    >>> running_totals([(1, 2), (3, -1)])
+    [(1, 2), (4, 1)]
+    """
+    out: list[tuple[int, ...]] = []
+    for row in scores:
+        out.append(tuple(a + b for a, b in zip(out[-1], row, strict=True)) if out else tuple(row))
+    return out
+
+
 def ranks_from_totals(totals: Sequence[int], *, higher_is_better: bool) -> tuple[int, ...]:
     """Competition ranks (1 = best, equal totals share the rank).
 
@@ -240,6 +284,10 @@ class Match(Protocol):
 
     def is_terminal(self) -> bool:
         """Whether the match is over."""
+        ...
+
+    def segment_results(self) -> tuple[SegmentResult, ...]:
+        """How each finished deal or round ended, the first first."""
         ...
 
     def result(self) -> Result:

@@ -18,9 +18,21 @@ Layers, each in its own module:
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Any
 
-__all__ = ["address", "serve"]
+from cardtable.errors import CardtableError
+
+__all__ = ["ServerStartError", "address", "check_database", "listen", "serve"]
+
+
+class ServerStartError(CardtableError):
+    """The server cannot start: its database cannot be opened or its port is taken.
+
+    The command line prints the message as one line and exits non-zero, before it says
+    where to point a browser.
+    """
 
 
 def serve(
@@ -31,7 +43,12 @@ def serve(
     log_level: str = "info",
     **settings: Any,
 ) -> None:
-    """Run the server until interrupted (blocks). ``settings`` tune :class:`.settings.Settings`."""
+    """Run the server until interrupted (blocks). ``settings`` tune :class:`.settings.Settings`.
+
+    The database is opened (and migrated) and the port bound before the address is
+    printed: a server that cannot start raises :class:`ServerStartError` and prints no
+    "open …" line.
+    """
     import gc
 
     import uvicorn
@@ -46,10 +63,10 @@ def serve(
     from cardtable.server.protocol import MAX_MESSAGE_BYTES
     from cardtable.server.settings import Settings
 
+    check_database(db)
+    sock = listen(host, port)
     app = create_app(db, settings=Settings(**settings))
-    # The one line people need: where to point the browser (the client is served at /).
-    print(f"cardtable server: open {address(host, port)} in a browser", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -58,6 +75,66 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+    # The one line people need: where to point the browser (the client is served at /).
+    print(f"cardtable server: open {address(host, port)} in a browser", flush=True)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def check_database(db: str) -> None:
+    """Open (and migrate) the database at URL ``db`` once, or raise :class:`ServerStartError`
+    saying in one line why it cannot be opened (a bad URL, a missing driver, a folder
+    that does not exist or cannot be written, a database server that refuses)."""
+    import sqlalchemy.exc
+
+    from cardtable.server.storage import Storage
+
+    try:
+        Storage(db).close()
+    except (sqlalchemy.exc.SQLAlchemyError, OSError, ValueError) as exc:
+        reason = getattr(exc, "orig", None) or exc
+        detail = str(reason).strip().splitlines()[0] if str(reason).strip() else type(exc).__name__
+        raise ServerStartError(f"cannot open the database {_shown_url(db)!r}: {detail}") from None
+
+
+def _shown_url(db: str) -> str:
+    """``db`` as it may be printed: any password masked."""
+    import sqlalchemy.engine
+    import sqlalchemy.exc
+
+    try:
+        return sqlalchemy.engine.make_url(db).render_as_string(hide_password=True)
+    except sqlalchemy.exc.ArgumentError:
+        return db
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening, for the server to serve on;
+    :class:`ServerStartError` when the port is in use or the address is not this
+    machine's."""
+    if not 1 <= port <= 65535:
+        raise ServerStartError(f"port {port} is not a port: expected 1-65535")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServerStartError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    family, kind, proto, _name, sockaddr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(sockaddr)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServerStartError(
+                f"port {port} on {host} is in use: stop what listens there or pick another --port"
+            ) from None
+        raise ServerStartError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def address(host: str, port: int) -> str:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
+from cardtable.games.base import MatchEvent
 from cardtable.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
@@ -37,6 +38,7 @@ from cardtable.server.protocol import (
     Event,
     Hello,
     Move,
+    PastMove,
     Ping,
     Pong,
     Ready,
@@ -90,10 +92,12 @@ class Store:
 
 @dataclass(frozen=True, slots=True)
 class Broadcast:
-    """Push an ``update`` with ``event`` to every greeted connection but ``skip``."""
+    """Push an ``update`` with ``event`` to every greeted connection but ``skip``;
+    ``shown`` are a move's engine events, each recipient getting what its seat may see."""
 
     event: Event
     skip: Peer | None = None
+    shown: tuple[MatchEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +176,20 @@ class TableCore:
         """Everything ``seat`` (``None``: a spectator) may see now."""
         return State.model_validate(self.table.snapshot(seat, now))
 
-    def update(self, event: Event, seat: int | None, now: float) -> Update:
-        """The ``update`` one recipient gets for ``event``."""
+    def update(
+        self, event: Event, seat: int | None, now: float, shown: tuple[MatchEvent, ...] = ()
+    ) -> Update:
+        """The ``update`` one recipient gets for ``event``, with the move's events
+        ``shown`` as ``seat`` may see them (the engine's ``seen_by`` hides the rest)."""
+        if shown:
+            event = event.model_copy(update={"events": [dict(e.seen_by(seat)) for e in shown]})
         return Update(
             type="update", version=self.table.version, event=event, state=self.state(seat, now)
         )
+
+    def history(self) -> list[PastMove]:
+        """The match's accepted moves so far: move texts are public in every game."""
+        return [PastMove(seat=e.seat, move=e.move, source=e.source.value) for e in self.table.moves]
 
     def resync(
         self,
@@ -283,7 +296,11 @@ class TableCore:
         peer.seat = seat
         peer.greeted = True
         welcome = Welcome(
-            type="welcome", version=table.version, seat=seat, state=self.state(seat, now)
+            type="welcome",
+            version=table.version,
+            seat=seat,
+            state=self.state(seat, now),
+            history=self.history(),
         )
         return [*effects, Send(welcome)]
 
@@ -315,7 +332,8 @@ class TableCore:
         if answer.outcome != "accepted" or entry is None or table.version == before:
             return answer, []
         event = Event(type="move", seat=seat, move=entry.move, source=entry.source.value)
-        return answer, [Store(entry), Broadcast(event)]
+        shown = answer.applied.events if answer.applied is not None else ()
+        return answer, [Store(entry), Broadcast(event, shown=shown)]
 
     def _arrive(self, seat: int, peer: Peer, now: float) -> list[Effect]:
         self.present[seat] = self.present.get(seat, 0) + 1
@@ -348,9 +366,12 @@ class TableCore:
         return [Store(), Broadcast(Event(type="seat", seat=seat))]
 
     def tick(self, now: float) -> list[Effect]:
-        """Let time pass: a pause whose time is up ends."""
-        before = self.table.version
-        self.table.tick(now)
-        if self.table.version == before:
+        """Let time pass: a pause whose time is up ends (``resume``: a race's start
+        count begins), a start count whose time is up ends (``go``: the race is on)."""
+        table = self.table
+        before = table.version
+        paused = table.paused_until is not None
+        table.tick(now)
+        if table.version == before:
             return []
-        return [Store(), Broadcast(Event(type="resume"))]
+        return [Store(), Broadcast(Event(type="resume" if paused else "go"))]

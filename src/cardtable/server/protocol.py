@@ -97,11 +97,45 @@ class SeatInfo(BaseModel):
     substituted: bool = Field(description="A bot is moving for this absent player.")
 
 
+class Segment(BaseModel):
+    """How a deal or round ended (the engine's account of it)."""
+
+    number: int = Field(description="The deal or round, from 1.")
+    scores: list[int] = Field(description="Each seat's score in it.")
+    totals: list[int] = Field(description="Each seat's total after it.")
+    ending: str = Field(
+        description="How it ended: Spy 'called', 'blocked' or 'resigned'; Candidate 'played'."
+    )
+    ended_by: int | None = Field(description="The seat that ended it (Spy: the first caller).")
+
+
 class Pause(BaseModel):
     """The table pauses between two deals or rounds (no moves, no clocks, no bots)."""
 
     seconds: float = Field(description="Seconds left when the state was sent.")
     ready: list[int] = Field(description="Seats whose person said they are ready.")
+    holds: bool = Field(
+        default=False,
+        description="A turn-based game waits for every person present to say ready, "
+        "however long: 'seconds' then applies only once none is left waiting.",
+    )
+    segment: Segment | None = Field(default=None, description="The deal or round just over.")
+
+
+class Count(BaseModel):
+    """The 3-2-1 count before a race round: nobody moves until it ends."""
+
+    seconds: float = Field(description="Seconds until the race starts, when the state was sent.")
+
+
+class Race(BaseModel):
+    """A race's times, kept by the server (so a reload shows the same time)."""
+
+    elapsed: float = Field(
+        description="Seconds the round in play has run (0 during its count; between rounds "
+        "and at the end, the last round's time)."
+    )
+    times: list[float] = Field(description="Seconds each finished round ran.")
 
 
 class State(BaseModel):
@@ -122,6 +156,11 @@ class State(BaseModel):
     pause: Pause | None = Field(
         default=None, description="While the table pauses between deals or rounds."
     )
+    count: Count | None = Field(default=None, description="While a race's start count runs.")
+    race: Race | None = Field(default=None, description="A race's times (null: turn-based).")
+    segments: list[Segment] = Field(
+        default_factory=list, description="How each finished deal or round ended."
+    )
     result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
 
@@ -130,11 +169,24 @@ class Event(BaseModel):
     """What changed, in an ``update`` (nested under ``event``, so its ``type`` is apart
     from the message's own)."""
 
-    type: Literal["join", "start", "move", "seat", "rematch", "ready", "resume"]
+    type: Literal["join", "start", "move", "seat", "rematch", "ready", "resume", "go"]
     #: The seat that joined, moved or changed; for ``rematch`` the one who asked for it.
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None
+    events: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="A move's engine events as this recipient may see them (a card drawn "
+        "shows only to its drawer): captures, a lobby discarded, the end of a deal or round.",
+    )
+
+
+class PastMove(BaseModel):
+    """An accepted move of the match so far, for a client's move list."""
+
+    seat: int
+    move: str = Field(description="The move in record notation (public in every game).")
+    source: Literal["player", "bot", "substitute", "clock"]
 
 
 class Welcome(_Message):
@@ -144,6 +196,9 @@ class Welcome(_Message):
     version: int
     seat: int | None
     state: State
+    history: list[PastMove] = Field(
+        default_factory=list, description="Every accepted move so far, oldest first."
+    )
 
 
 class Update(_Message):

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cardtable.errors import BadOptions
-from cardtable.games.base import Game
+from cardtable.games.base import Game, MatchEvent
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.server.connection import Connection, Socket
 from cardtable.server.core import (
@@ -432,7 +432,7 @@ class Hub:
                 if not await self._store(live, effect):
                     return False
             elif isinstance(effect, Broadcast):
-                self._broadcast(live, effect.event, effect.skip)
+                self._broadcast(live, effect.event, effect.skip, effect.shown)
             elif isinstance(effect, Send):
                 if conn is not None:
                     conn.send(effect.message)
@@ -467,7 +467,13 @@ class Hub:
             self.moves_accepted += 1
         return True
 
-    def _broadcast(self, live: LiveTable, event: Event, skip: Peer | None = None) -> None:
+    def _broadcast(
+        self,
+        live: LiveTable,
+        event: Event,
+        skip: Peer | None = None,
+        shown: tuple[MatchEvent, ...] = (),
+    ) -> None:
         now = self.now()
         texts: dict[int | None, str] = {}
         for conn in live.connections:
@@ -476,7 +482,9 @@ class Hub:
                 continue
             text = texts.get(peer.seat)
             if text is None:
-                text = texts[peer.seat] = live.core.update(event, peer.seat, now).model_dump_json()
+                text = texts[peer.seat] = live.core.update(
+                    event, peer.seat, now, shown
+                ).model_dump_json()
             conn.send(text)
 
     # ------------------------------------------------------------------- moves

@@ -15,11 +15,12 @@ Reads run on worker threads with their own sessions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -85,6 +86,13 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+def _settle(future: Future[Any], value: Any) -> None:
+    """Give a write's waiter its result; one that stopped waiting (cancelled, e.g. at
+    shutdown) gets nothing, and the writer thread goes on (the write is committed)."""
+    with contextlib.suppress(InvalidStateError):
+        future.set_result(value)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -95,6 +103,8 @@ class StoredTable:
 
     row: dict[str, Any]
     moves: list[MoveEntry]
+    #: When each move was stored (a replay shows a race move's time in its round).
+    times: list[datetime] = field(default_factory=list)
 
 
 class Storage:
@@ -144,12 +154,13 @@ class Storage:
                     with self._sessions.begin() as session:
                         value = write(session)
                     self.commits += 1
-                    future.set_result(value)
+                    _settle(future, value)
                 except Exception as exc:
-                    future.set_exception(exc)
+                    with contextlib.suppress(InvalidStateError):
+                        future.set_exception(exc)
             return
         for (_write, future), value in zip(batch, results, strict=True):
-            future.set_result(value)
+            _settle(future, value)
 
     def write(self, fn: Callable[[Session], T]) -> Future[T]:
         """Queue ``fn(session)`` for the writer thread; the future resolves after commit."""
@@ -345,7 +356,7 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
         select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.version)
     ).all()
     entries = [MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves]
-    return StoredTable(_row_dict(row), entries)
+    return StoredTable(_row_dict(row), entries, [m.created_at for m in moves])
 
 
 def _update_ratings(

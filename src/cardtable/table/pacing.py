@@ -13,7 +13,7 @@ arena all read :data:`SPEEDS` and :data:`LEVEL_SPEEDS`.
 >>> parse_speed("quick"), parse_speed("2.5")
 (2.0, 2.5)
 >>> Pacing().speed_of("hard")
-2.0
+1.2
 >>> import random
 >>> 0 < Pacing().move_time(2.0, random.Random(1)) < 5
 True
@@ -38,11 +38,19 @@ __all__ = [
 ]
 
 #: Speed profiles: moves per second of a bot in a race. A person who knows Spy makes
-#: roughly one to two moves a second.
-SPEEDS: Final[Mapping[str, float]] = {"slow": 0.7, "steady": 1.2, "quick": 2.0, "fast": 3.5}
+#: roughly one to two moves a second; a first-time player one placement every 2-4 s.
+SPEEDS: Final[Mapping[str, float]] = {
+    "gentle": 0.3,
+    "slow": 0.7,
+    "steady": 1.2,
+    "quick": 2.0,
+    "fast": 3.5,
+}
 
-#: The speed of a bot of each level for people (``easy``, ``medium``, ``hard``).
-LEVEL_SPEEDS: Final[Mapping[str, str]] = {"easy": "slow", "medium": "steady", "hard": "quick"}
+#: The speed of a bot of each level for people (``easy``, ``medium``, ``hard``): easy
+#: makes a move every 3.3 s on average, slower than a first-time player's placements,
+#: so a newcomer can win its races (measured in docs/bots.md, "Pace at the table").
+LEVEL_SPEEDS: Final[Mapping[str, str]] = {"easy": "gentle", "medium": "slow", "hard": "steady"}
 
 #: Spread of a bot's move times: the standard deviation of their logarithm.
 MOVE_TIME_SIGMA: Final = 0.35
@@ -80,9 +88,11 @@ class Pacing:
     #: Seconds a turn-based bot waits before its move.
     turn_delay: float = 0.4
     #: Seconds a table pauses after a deal or round, unless every person is ready sooner.
-    segment_pause: float = 8.0
+    segment_pause: float = 15.0
     #: Spread of race move times (see :data:`MOVE_TIME_SIGMA`).
     sigma: float = MOVE_TIME_SIGMA
+    #: Seconds of the 3-2-1 count before each race round, so everyone starts together.
+    start_count: float = 3.0
 
     def speed_of(self, level: str) -> float:
         """Moves per second of a bot of ``level`` (a level of :data:`LEVEL_SPEEDS`, or any

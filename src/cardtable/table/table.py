@@ -39,12 +39,25 @@ from ``match.bot_info(seat)`` and submits it like any move.
 
 Pauses. When a move ends a deal or round (and not the match), the table pauses for
 ``pacing.segment_pause`` seconds: no move is accepted, no bot is due, no clock runs.
-The pause ends early when every person at the table says :meth:`Table.ready`.
+The pause ends early when every person at the table says :meth:`Table.ready`; in a
+turn-based game it lasts until they do (:attr:`Table.pause_holds`). The pause's
+content — how the deal or round ended, its scores and the totals — is the engine's
+(:meth:`~cardtable.games.base.Match.segment_results`); :meth:`Table.snapshot` sends it
+with the pause, so every face says the same.
+
+The start count. A race (a real-time game, S17) starts together: before every round —
+the first one when the last seat is filled, each later one when the pause ends — the
+table counts ``pacing.start_count`` seconds (3-2-1) during which no move is accepted
+(``table.counting``), no bot is due and no clock runs. The race time of a round runs
+from the end of its count; the table keeps it (not the faces), so a reloaded page or a
+second window shows the same time.
+
 :meth:`Table.next_wakeup` tells the caller when to look again.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
@@ -101,6 +114,12 @@ class Table:
     paused_until: float | None = None
     #: People who said they are ready during the pause.
     ready_seats: set[int] = field(default_factory=set)
+    #: While a race's start count runs: when the race starts.
+    counting_until: float | None = None
+    #: When the race of the round in play started (``None`` while none runs).
+    race_since: float | None = None
+    #: Seconds each finished round's race lasted (real-time games).
+    race_times: list[float] = field(default_factory=list)
     _accepted: dict[tuple[int, str], Answer] = field(default_factory=dict, repr=False)
     _refused: OrderedDict[tuple[int, str], Answer] = field(default_factory=OrderedDict, repr=False)
     _running: tuple[int, ...] = ()
@@ -231,6 +250,7 @@ class Table:
         self.status = Status.PLAYING
         if self.time_control is not None:
             self.clocks_ms = [self.time_control.initial_ms] * len(self.seats)
+        self._begin_race(now)
         self._bump(all_seats=True)
         self._after_change(now)
 
@@ -364,6 +384,14 @@ class Table:
                 {"seconds": seconds},
                 message_id=f"table.paused_{segment}",
             )
+        if self.counting_until is not None:
+            seconds = max(1, math.ceil(self.counting_until - now))
+            return self._refuse(
+                move_id,
+                "counting",
+                f"the race starts in {seconds} s: everyone starts together",
+                {"seconds": seconds},
+            )
         to_move = match.to_move()
         if to_move != ANYONE and to_move != seat:
             return self._refuse(move_id, "not_your_turn", "it is not your turn")
@@ -394,6 +422,8 @@ class Table:
             else:
                 self.clocks_ms[seat] += extra
         self._bot_due.pop(seat, None)
+        if applied.segment_ended:
+            self._end_race(now)
         if match.is_terminal():  # S16, C17: the last round or deal ends the match
             self.status = Status.FINISHED
             self.seat_versions = [self.version] * len(self.seats)
@@ -402,12 +432,15 @@ class Table:
             self.paused_until = now + self.pacing.segment_pause
             self.ready_seats = set()
             self._bot_due.clear()
+        elif applied.segment_ended:
+            self._begin_race(now)  # no pause: the next round's count starts at once
         self._after_change(now)
         return Answer("accepted", move_id, self.version, entry=entry, applied=applied)
 
     def legal_moves(self, seat: int) -> list[str]:
-        """What ``seat`` may play now (empty when it may not move, or during a pause)."""
-        if self.status is not Status.PLAYING or self.match is None or self.paused_until:
+        """What ``seat`` may play now (empty when it may not move, during a pause or a
+        start count)."""
+        if self.status is not Status.PLAYING or self.match is None or self._holding:
             return []
         to_move = self.match.to_move()
         if to_move != ANYONE and to_move != seat:
@@ -438,7 +471,7 @@ class Table:
 
     def bot_seats_to_move(self) -> list[int]:
         """Bot-driven seats that may move now (whether or not their move is due yet)."""
-        if self.paused_until is not None:
+        if self._holding:
             return []
         return [s for s in self._may_move() if self.seats[s].bot_driven]
 
@@ -478,22 +511,85 @@ class Table:
         if self.paused_until is None:
             return False
         self.ready_seats.add(seat)
-        people = {s.index for s in self.seats if not s.bot_driven and s.filled and s.connected}
-        if people <= self.ready_seats:
+        if not self.waiting_for():
             self._resume(now)
             return True
         return False
 
+    def waiting_for(self) -> list[int]:
+        """People present (connected, not handed to a bot) not yet ready in the pause."""
+        if self.paused_until is None:
+            return []
+        return [
+            s.index
+            for s in self.seats
+            if not s.bot_driven and s.filled and s.connected and s.index not in self.ready_seats
+        ]
+
+    @property
+    def pause_holds(self) -> bool:
+        """The pause lasts while a person present has not said ready, whatever the time.
+
+        In a turn-based game (Candidate, C13) the deal's summary stays until every person
+        at the table has read it and continued: nobody races, so nothing is lost by
+        waiting. Bots and absent people (no connection, or handed to a bot) never hold
+        it, so a table of bots, or one whose people left, goes on when the time is up.
+        In a race (Spy) the pause always ends on time.
+        """
+        return not self.game.info.realtime and bool(self.waiting_for())
+
     def tick(self, now: float) -> None:
-        """Let time pass: end a pause whose time is up."""
-        if self.paused_until is not None and now >= self.paused_until:
+        """Let time pass: end a pause (unless it holds for a person), then a start count,
+        whose time is up."""
+        if self.paused_until is not None and now >= self.paused_until and not self.pause_holds:
             self._resume(now)
+        if self.counting_until is not None and now >= self.counting_until:
+            # The race starts at the count's end, whenever the caller looks.
+            self.race_since = self.counting_until
+            self.counting_until = None
+            self._bump(all_seats=True)
+            self._after_change(now)
 
     def _resume(self, now: float) -> None:
         self.paused_until = None
         self.ready_seats = set()
+        self._begin_race(now)
         self._bump(all_seats=True)
         self._after_change(now)
+
+    @property
+    def _holding(self) -> bool:
+        """Nobody may move: a pause or a start count runs."""
+        return self.paused_until is not None or self.counting_until is not None
+
+    # ------------------------------------------------------------------- races
+    def _begin_race(self, now: float) -> None:
+        """A race round is dealt: count to its start (S17: everyone starts together)."""
+        if not self.game.info.realtime:
+            return
+        count = self.pacing.start_count
+        self.counting_until = now + count if count > 0 else None
+        self.race_since = None if count > 0 else now
+
+    def _end_race(self, now: float) -> None:
+        """A race round ended: keep how long it ran."""
+        if self.race_since is not None:
+            self.race_times.append(round(now - self.race_since, 1))
+        self.race_since = None
+
+    def race(self, now: float) -> dict[str, Any] | None:
+        """A race's times (``None`` for a turn-based game): ``elapsed``, the seconds the
+        round in play has run (0 during its count; the last round's time between rounds
+        and at the end) and ``times``, the seconds each finished round ran."""
+        if not self.game.info.realtime:
+            return None
+        if self.race_since is not None:
+            elapsed = max(0.0, round(now - self.race_since, 1))
+        elif self.counting_until is None and self.race_times:
+            elapsed = self.race_times[-1]
+        else:
+            elapsed = 0.0
+        return {"elapsed": elapsed, "times": list(self.race_times)}
 
     def next_wakeup(self, busy: Collection[int] = ()) -> float | None:
         """When something next happens by itself: a pause ends, a bot's move is due or
@@ -503,7 +599,8 @@ class Table:
         their due moves and run-out clocks are left out, so a caller that sleeps until
         the next wake-up does not wake again and again for a move already on its way.
         """
-        times = [] if self.paused_until is None else [self.paused_until]
+        pause_ends = None if self.pause_holds else self.paused_until
+        times = [t for t in (pause_ends, self.counting_until) if t is not None]
         if self.clocks_ms is not None and self.clock_since is not None:
             running = [self.clocks_ms[s] for s in self._running if s not in busy]
             if running:
@@ -515,7 +612,7 @@ class Table:
     def _after_change(self, now: float) -> None:
         """After any change: who may move now (nobody during a pause) decides whose
         clocks run and which bots are due."""
-        may_move = () if self.paused_until is not None else self._may_move()
+        may_move = () if self._holding else self._may_move()
         self._restart_clocks(now, may_move)
         self._schedule_bots(now, may_move)
 
@@ -529,7 +626,7 @@ class Table:
         self.clock_since = now
 
     def _restart_clocks(self, now: float, may_move: Sequence[int]) -> None:
-        if self.clocks_ms is None or self.paused_until is not None:
+        if self.clocks_ms is None or self._holding:
             self._running = ()
             self.clock_since = None
             return
@@ -556,7 +653,7 @@ class Table:
     def expired(self, now: float) -> list[int]:
         """Seats whose clock has run out at ``now``: a bot must move for each."""
         self.tick(now)
-        if self.status is not Status.PLAYING or self.paused_until is not None:
+        if self.status is not Status.PLAYING or self._holding:
             return []
         self._settle(now)
         if self.clocks_ms is None:
@@ -580,16 +677,29 @@ class Table:
             "view": view,
             "legal_moves": self.legal_moves(seat) if seat is not None else [],
             "clocks": self.clocks(now),
-            "pause": None
-            if self.paused_until is None
-            else {
-                "seconds": max(0.0, round(self.paused_until - now, 1)),
-                "ready": sorted(self.ready_seats),
-            },
+            "pause": None if self.paused_until is None else self._pause(now),
+            "count": None
+            if self.counting_until is None
+            else {"seconds": max(0.0, round(self.counting_until - now, 1))},
+            "race": self.race(now),
+            "segments": [s.to_dict() for s in match.segment_results()] if match else [],
             "result": match.result().to_dict()
             if match is not None and self.status is Status.FINISHED
             else None,
             "rematch": self.rematch_id,
+        }
+
+    def _pause(self, now: float) -> dict[str, Any]:
+        """The pause as everyone sees it: time left, who is ready, and the deal or round
+        just over (the engine's account: scores, totals, who ended it and how)."""
+        assert self.paused_until is not None
+        assert self.match is not None
+        done = self.match.segment_results()
+        return {
+            "seconds": max(0.0, round(self.paused_until - now, 1)),
+            "ready": sorted(self.ready_seats),
+            "holds": self.pause_holds,
+            "segment": done[-1].to_dict() if done else None,
         }
 
     def info(self) -> dict[str, Any]:
@@ -615,6 +725,7 @@ class Table:
             "seat_versions": list(self.seat_versions),
             "clocks_ms": list(self.clocks_ms) if self.clocks_ms is not None else None,
             "rematch_id": self.rematch_id,
+            "race_times": list(self.race_times),
             "host_hash": self.host_hash,
         }
 
@@ -639,7 +750,8 @@ class Table:
     ) -> Table:
         """Rebuild a table from storage, replaying its moves through the engine.
 
-        A pause is not restored: a restarted table goes on at once.
+        A pause or a start count is not restored: a restarted table goes on at once,
+        and the race time of the round in play counts from the restart.
         """
         seats = [Seat.from_dict(s) for s in meta["seats"]]
         table = cls(
@@ -656,6 +768,7 @@ class Table:
             clocks_ms=list(meta["clocks_ms"]) if meta.get("clocks_ms") is not None else None,
             rematch_of=rematch_of,
             rematch_id=meta.get("rematch_id"),
+            race_times=[float(t) for t in meta.get("race_times") or []],
             host_hash=meta.get("host_hash"),
             pacing=pacing or Pacing(),
             stand_in_level=stand_in_level,
@@ -672,6 +785,8 @@ class Table:
                         "accepted", entry.move_id, entry.version, entry=entry
                     )
             table.match = match
+            if status is Status.PLAYING and game.info.realtime:
+                table.race_since = now
             table._after_change(now)
         return table
 

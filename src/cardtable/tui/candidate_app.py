@@ -10,7 +10,8 @@ keyboard — drawn from that seat's view of the match only (the panels of
 
 The match is the shared table's (:class:`~cardtable.tui.driver.TableDriver`): a bot
 moves when the table says (a short turn delay, so a person can follow), and after
-each deal the table pauses until its time is up or the people press Enter.
+each deal the table pauses: the deal's summary (captures, scores, totals) stays on the
+screen until the people press Enter (C13), or the pause's time is up.
 """
 
 from __future__ import annotations
@@ -21,18 +22,23 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.cards import parse_card_kind
 from cardtable.tui.candidate_panels import HandPanel, LobbyPanel, PilesPanel, SeatPanel
 from cardtable.tui.candidate_words import CandidateWords
-from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
+from cardtable.tui.common import (
+    DialogScreen,
+    HelpScreen,
+    TableApp,
+    TableScreen,
+    TailLog,
+    key_name,
+)
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label, refusal_text, tr
 
-__all__ = ["CandidateApp", "CandidateScreen", "HandoffScreen"]
+__all__ = ["CandidateApp", "CandidateScreen", "DealOverScreen", "HandoffScreen"]
 
 _LOG_LINES = 40
 
@@ -72,6 +78,8 @@ class CandidateScreen(TableScreen):
         self.seen_version = -1
         #: The table was pausing when last drawn: its end clears the status line.
         self.was_paused = False
+        #: The number of deals whose summary was shown.
+        self.summaries_shown = 0
 
     @property
     def driver(self) -> TableDriver:
@@ -84,7 +92,8 @@ class CandidateScreen(TableScreen):
     def words(self) -> CandidateWords:
         """The screen's words, for the person at the keyboard."""
         driver = self.driver
-        return CandidateWords(self.lang, self.viewer, driver.names, driver.people)
+        levels = tuple(seat.bot_level for seat in driver.table.seats)
+        return CandidateWords(self.lang, self.viewer, driver.names, driver.people, levels)
 
     def view(self) -> Mapping[str, Any]:
         """What the person at the keyboard may see."""
@@ -120,15 +129,20 @@ class CandidateScreen(TableScreen):
         if self.was_paused and not driver.paused:
             self.status = ""  # a new deal: what was said during the pause is old
         self.was_paused = driver.paused
-        if driver.is_over:
-            if self.finished_note is None:
-                self.finished_note = self.table_app.save_record() or ""
-        elif not driver.paused:
+        if driver.is_over and self.finished_note is None:
+            self.finished_note = self.table_app.save_record() or ""
+        ended = sum(1 for e in driver.log(self.viewer) if e["type"] == "deal_ended")
+        if ended > self.summaries_shown and (driver.paused or driver.is_over):
+            self.summaries_shown = ended
+            self.app.push_screen(DealOverScreen())
+        elif not driver.is_over and not driver.paused:
             player = driver.to_move()
             if player is not None and not driver.is_bot(player) and player != self.viewer:
                 self.viewer = player
-                names = driver.names
-                self.app.push_screen(HandoffScreen(names[player], names[1 - player]))
+                # No hand to hide before the hands are dealt: the dealer deals at once.
+                if any(self.view()["hand_sizes"]):
+                    names = driver.names
+                    self.app.push_screen(HandoffScreen(names[player], names[1 - player]))
         self.redraw()
 
     # -- keys ---------------------------------------------------------------------------
@@ -237,7 +251,7 @@ class CandidateScreen(TableScreen):
         """Enter during the pause after a deal: the people are ready, the next deal
         starts now."""
         app = self.table_app
-        if self.driver.ready(app.now()):
+        if self.driver.paused and self.driver.ready(app.now()):
             self.status = ""
             app.moved()
 
@@ -254,7 +268,8 @@ class CandidateScreen(TableScreen):
         driver = self.driver
         view = self.view()
         if driver.paused and not driver.is_over:
-            return self.words.pause_text(view, driver.pause_left(self.table_app.now()))
+            left = driver.pause_left(self.table_app.now())
+            return self.words.pause_text(view, left, holds=driver.table.pause_holds)
         player = view["current_player"]
         thinking = player is not None and driver.is_bot(player)
         return self.words.decision_text(view, thinking=thinking)
@@ -313,21 +328,68 @@ class CandidateScreen(TableScreen):
         return [line for line in lines if line]
 
 
-class HandoffScreen(ModalScreen[None]):
+class DealOverScreen(DialogScreen):
+    """A deal's summary while the table waits for the people: each player's captures,
+    deal score and total (C13); Enter starts the next deal. After the last deal it
+    also gives the match's result (C17)."""
+
+    HELP: ClassVar[str] = "help_deal_over"
+    PART = "deal"
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    @property
+    def board(self) -> CandidateScreen:
+        """The table screen under this one."""
+        return next(s for s in self.app.screen_stack if isinstance(s, CandidateScreen))
+
+    def redraw(self) -> None:
+        board = self.board
+        words = board.words
+        lang = words.lang
+        driver = board.driver
+        view = board.view()
+        done = len([e for e in driver.log(board.viewer) if e["type"] == "deal_ended"])
+        self.query_one("#deal-title", Static).update(
+            Text(tr(lang, "deal_over_title", deal=done, deals=view["deals"]), style="bold")
+        )
+        body = Text("\n")
+        for head, captures in words.deal_over_lines(driver.log(board.viewer)):
+            body.append(head + "\n", style="bold")
+            body.append("  " + captures + "\n\n")
+        self.query_one("#deal-body", Static).update(body)
+        if driver.is_over:
+            result = words.result_text(view["totals"])
+            status = tr(lang, "deal_over_last", result=result)
+        else:
+            status = tr(lang, "deal_over_next", next=done + 1)
+        self.query_one("#deal-status", Static).update(status)
+
+    def on_key(self, event: events.Key) -> None:
+        app = self.app
+        assert isinstance(app, TableApp)
+        event.stop()
+        if event.key == "enter":
+            self.dismiss()
+            self.board.go_on()
+            self.board.redraw()
+        elif event.key == "question_mark":
+            app.push_screen(HelpScreen(self.HELP))
+        elif app.common_key(event):
+            self.redraw()
+
+
+class HandoffScreen(DialogScreen):
     """Between two people's turns: the hand stays hidden until the right one is ready."""
 
     HELP: ClassVar[str] = "help_handoff"
+    PART = "handoff"
 
     def __init__(self, name: str, other: str) -> None:
         super().__init__()
         self.to_name = name
         self.other = other
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(id="handoff-title")
-            yield Static(id="handoff-body")
-            yield Static(id="handoff-status", classes="panel")
 
     def on_mount(self) -> None:
         self.redraw()

@@ -108,7 +108,8 @@ class SeatPanel(Static):
 
 class HandPanel(Static):
     """The hand of the person at the keyboard: each card with its key, the picked ones
-    marked, and the hint when one was asked for."""
+    marked; a hint, when one was asked for, marks its cards and is said on the line
+    just below them, where the eye is."""
 
     def show(
         self, view: View, words: CandidateWords, selected: Sequence[int], hint: str | None
@@ -121,11 +122,14 @@ class HandPanel(Static):
         )
         out = Text(f"{title}: ", style="bold")
         hand = view["hand"] or ()
+        hinted = set(hint.split()[1:]) if hint and hint.startswith("play ") else set()
         if not hand:
             out.append("—", style="dim")
         for i, card in enumerate(hand):
             out.append(f" {i + 1}", style="dim")
             label = card_text(card, lang)
+            if card in hinted:
+                label.stylize("underline")
             if i in selected:
                 label = Text("›", style="bold") + label + Text("‹", style="bold")
                 label.stylize("reverse")
@@ -133,5 +137,6 @@ class HandPanel(Static):
                 label = Text(" ") + label + Text(" ")
             out.append_text(label)
         if hint:
-            out.append("   " + tr(lang, "hint", move=words.move_label(hint)), style="italic")
+            said = tr(lang, "hint", move=words.move_label(hint))
+            out.append("\n" + " " * (len(title) + 2) + "→ " + said, style="bold italic")
         self.update(out)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.tui.i18n import card_label, tr
+from cardtable.tui.i18n import bot_name, card_label, tr
 
 __all__ = ["SUITS", "CandidateWords"]
 
@@ -35,13 +35,19 @@ class CandidateWords:
     viewer: int
     names: Sequence[str]
     people: Sequence[int]
+    #: Each seat's bot level (``None`` for a person); empty when not known.
+    levels: Sequence[str | None] = ()
 
     def seat_name(self, seat: int | None) -> str:
-        """A player's name ("You" for the one person against a bot)."""
+        """A player's name ("You" for the one person against a bot; a bot by its level,
+        in the language: «Бот (легкий)»)."""
         if seat is None:
             return "-"
         if len(self.people) == 1 and seat == self.people[0]:
             return tr(self.lang, "you")
+        level = self.levels[seat] if seat < len(self.levels) else None
+        if level is not None:
+            return bot_name(level, self.lang)
         return self.names[seat]
 
     def move_label(self, text: str) -> str:
@@ -87,10 +93,34 @@ class CandidateWords:
             key = "decision_play_from_hand"
         return tr(self.lang, key, name=self.seat_name(player))
 
-    def pause_text(self, view: Mapping[str, Any], seconds: float) -> str:
-        """The pause after a deal: when the next one starts, and Enter to go on now."""
+    def pause_text(self, view: Mapping[str, Any], seconds: float, *, holds: bool = False) -> str:
+        """The pause after a deal: when the next one starts, and Enter to go on now;
+        once its time is up and it waits for the person (C13), only Enter."""
         deal = view["deal_number"]
+        if holds and seconds <= 0:
+            return tr(self.lang, "cand_pause_holds", deal=deal - 1, next=deal)
         return tr(self.lang, "cand_pause", deal=deal - 1, next=deal, seconds=round(seconds))
+
+    def deal_over_lines(self, events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """The last deal's summary from the events as the viewer saw them: for each
+        player a heading (deal score and total) and the captures, card by card (C13)."""
+        ends = [i for i, event in enumerate(events) if event["type"] == "deal_ended"]
+        if not ends:
+            return []
+        start = ends[-2] + 1 if len(ends) > 1 else 0
+        ended = events[ends[-1]]
+        lines = []
+        for seat, (score, total) in enumerate(zip(ended["scores"], ended["totals"], strict=True)):
+            captures = [
+                " ".join(card_label(c, self.lang) for c in event["cards"]) + f" ={event['score']}"
+                for event in events[start : ends[-1]]
+                if event["type"] == "trick_taken" and event.get("player") == seat
+            ]
+            head = tr(
+                self.lang, "deal_over_seat", name=self.seat_name(seat), score=score, total=total
+            )
+            lines.append((head, " · ".join(captures) or tr(self.lang, "deal_over_none")))
+        return lines
 
     def event_line(self, event: Mapping[str, Any]) -> str:
         """One line of the log ("" for an event not worth a line)."""

@@ -1,6 +1,10 @@
 """What both games' apps share: the table's clock, the help and rules screens, the
 language switch, saving the record, and the keys that work everywhere (``?``, ``r``,
-``l``, ``q``).
+``l``, ``q`` — which asks first while a game is on).
+
+Letter keys work by their place on the keyboard: with a Ukrainian layout on, the key
+that types ``ф`` is the ``a`` key, ``і`` is ``s``, and so on (:data:`LAYOUT_KEYS`), so a
+player never has to switch the layout to play.
 
 The app's clock runs from 0 when the app starts (the table's match started at 0); the
 app sleeps until the table's next wakeup (:meth:`TableApp.pump`), polling only while a
@@ -30,21 +34,55 @@ from cardtable.rules_text import rules_text
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import other_lang, tr
 
-__all__ = ["HelpScreen", "RulesScreen", "TableApp", "TableScreen", "TailLog", "key_name"]
+__all__ = [
+    "LAYOUT_KEYS",
+    "DialogScreen",
+    "HelpScreen",
+    "QuitScreen",
+    "RulesScreen",
+    "TableApp",
+    "TableScreen",
+    "TailLog",
+    "key_name",
+    "latin_key",
+]
 
 CSS = """
 Screen { background: $background; }
 #title { background: $primary; color: $text; text-style: bold; padding: 0 1; height: 1; }
-#status { height: 2; padding: 0 1; color: $warning; }
+#status { height: auto; min-height: 2; max-height: 5; padding: 0 1; color: $warning; }
 #keys { height: 2; padding: 0 1; color: $text-muted; dock: bottom; }
 #log { height: 1fr; padding: 0 1; color: $text-muted; }
 .panel { padding: 0 1; height: auto; }
-HelpScreen, HandoffScreen, RoundOverScreen { align: center middle; }
+HelpScreen, HandoffScreen, RoundOverScreen, DealOverScreen, QuitScreen { align: center middle; }
 HandoffScreen { background: $background; }  /* opaque: no hand shows through */
 #dialog { width: 76; height: auto; max-height: 22; border: thick $primary;
           background: $surface; padding: 0 1; }
 #rules { padding: 0 1; }
 """
+
+
+#: The Ukrainian (ЙЦУКЕН) letters by the Latin letter on the same key of a QWERTY
+#: keyboard, lower and upper case (the Russian ы shares the key of і). Only keys that
+#: are letters in both layouts: the app's keys are letters and digits.
+LAYOUT_KEYS: Final[dict[str, str]] = {
+    cyrillic: latin
+    for row_cyrillic, row_latin in (
+        ("йцукенгшщз", "qwertyuiop"),
+        ("фівапролд", "asdfghjkl"),
+        ("ячсмить", "zxcvbnm"),
+        ("ы", "s"),
+    )
+    for lower, latin_char in zip(row_cyrillic, row_latin, strict=True)
+    for cyrillic, latin in ((lower, latin_char), (lower.upper(), latin_char.upper()))
+}
+
+
+def latin_key(event: events.Key) -> events.Key:
+    """``event`` as the Latin letter on the same physical key (``і`` → ``s``), or
+    ``event`` itself when it is not a letter of the Ukrainian layout."""
+    latin = LAYOUT_KEYS.get(event.character) if event.character else None
+    return event if latin is None else events.Key(latin, latin)
 
 
 def key_name(event: events.Key) -> str:
@@ -113,6 +151,13 @@ class TableApp(App[None]):
     def on_load(self) -> None:
         self._started = time.monotonic()
 
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed with the Ukrainian layout reach the screens as the Latin keys in
+        the same places (:func:`latin_key`)."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            event = latin_key(event)
+        await super().on_event(event)
+
     def now(self) -> float:
         """The table's time now (seconds)."""
         if self._clock is not None:
@@ -134,7 +179,7 @@ class TableApp(App[None]):
 
     def sleep(self, now: float) -> None:
         """Wake up at the table's next wakeup; sooner while a bot thinks in another
-        thread, or at the next whole second of a pause's countdown."""
+        thread, or at the next whole second of a pause's or a start count's countdown."""
         if not self.auto:
             return
         if self._timer is not None:
@@ -149,8 +194,9 @@ class TableApp(App[None]):
             waits.append(wake - now)
         if thinking:
             waits.append(THINK_POLL)
-        if driver.paused:
-            waits.append(driver.pause_left(now) % 1.0 or 1.0)
+        hold = driver.hold_left(now)
+        if hold:  # a pause's or a start count's countdown shows whole seconds
+            waits.append(hold % 1.0 or 1.0)
         if waits:
             self._timer = self.set_timer(max(MIN_SLEEP, min(waits)), self.pump)
 
@@ -194,11 +240,19 @@ class TableApp(App[None]):
         elif key == "l":
             self.toggle_lang()
         elif key == "q":
-            self.quit_game()
+            self.ask_to_quit()
         else:
             return False
         event.stop()
         return True
+
+    def ask_to_quit(self) -> None:
+        """``q``: leave at once when the match is over; during a game, ask first (one
+        stray key must not end it)."""
+        if self.driver.is_over:
+            self.quit_game()
+        elif not isinstance(self.screen, QuitScreen):
+            self.push_screen(QuitScreen())
 
     def quit_game(self) -> None:
         """Save the record (a game stopped anywhere replays) and leave."""
@@ -251,6 +305,45 @@ class HelpScreen(ModalScreen[None]):
         event.stop()
         if event.key in ("escape", "question_mark", "enter", "q"):
             self.dismiss()
+
+
+class DialogScreen(ModalScreen[None]):
+    """A dialog over the table: a title, a body and a status line, with the ids
+    ``PART-title``, ``PART-body`` and ``PART-status``."""
+
+    #: The prefix of the parts' ids.
+    PART: ClassVar[str] = "dialog"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(id=f"{self.PART}-title")
+            yield Static(id=f"{self.PART}-body")
+            yield Static(id=f"{self.PART}-status", classes="panel")
+
+
+class QuitScreen(ModalScreen[None]):
+    """ "Leave the game?": ``y`` or ``q`` again leaves (saving the record when ``--save``
+    was given), any other key goes back to the game."""
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        assert isinstance(app, TableApp)
+        lang = app.lang
+        saved = app.save_path is not None
+        with Vertical(id="dialog"):
+            yield Static(Text(tr(lang, "quit_title"), style="bold"))
+            yield Static(
+                tr(lang, "quit_saves", path=app.save_path) if saved else tr(lang, "quit_lost")
+            )
+            yield Static(tr(lang, "quit_keys"), classes="panel")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        app = self.app
+        assert isinstance(app, TableApp)
+        self.dismiss()
+        if event.key in ("y", "q"):
+            app.quit_game()
 
 
 class RulesScreen(TableScreen):

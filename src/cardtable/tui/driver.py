@@ -156,8 +156,25 @@ class TableDriver:
 
     def pause_left(self, now: float) -> float:
         """Seconds left of the pause (0 when there is none)."""
-        until = self.table.paused_until
-        return 0.0 if until is None else max(0.0, until - now)
+        return _left(self.table.paused_until, now)
+
+    @property
+    def counting(self) -> bool:
+        """Is the table counting down to a race's start (S17: everyone starts together)?"""
+        return self.table.counting_until is not None
+
+    def count_left(self, now: float) -> float:
+        """Seconds left of the start count (0 when there is none)."""
+        return _left(self.table.counting_until, now)
+
+    def hold_left(self, now: float) -> float:
+        """Seconds until moves are accepted again: the pause's or the count's (0: now)."""
+        return self.pause_left(now) or self.count_left(now)
+
+    def race_time(self, now: float) -> float:
+        """Seconds the round in play has raced (the last round's between rounds)."""
+        race = self.table.race(now)
+        return 0.0 if race is None else float(race["elapsed"])
 
     def to_move(self) -> int | None:
         """The seat whose decision it is (``ANYONE`` in a race, ``None`` once over)."""
@@ -291,3 +308,8 @@ class TableDriver:
         """Stop the bots' threads."""
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _left(until: float | None, now: float) -> float:
+    """Seconds from ``now`` to ``until`` (0 when it is past or there is none)."""
+    return 0.0 if until is None else max(0.0, until - now)

@@ -19,10 +19,20 @@ from rich.text import Text
 
 from cardtable.cards import Rank, Suit, parse_card_kind
 from cardtable.errors import IllegalMove
+from cardtable.glossary import term
 from cardtable.messages import CATALOG, render
 from cardtable.tui.driver import Refusal
 
-__all__ = ["LANGS", "card_label", "card_text", "cards_text", "other_lang", "refusal_text", "tr"]
+__all__ = [
+    "LANGS",
+    "bot_name",
+    "card_label",
+    "card_text",
+    "cards_text",
+    "other_lang",
+    "refusal_text",
+    "tr",
+]
 
 LANGS = ("en", "uk")
 
@@ -76,6 +86,32 @@ def refusal_text(exc: IllegalMove | Refusal, lang: str) -> str:
     return render(code, exc.params, lang)
 
 
+def _capital(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _game_words(lang: str) -> dict[str, str]:
+    """The games' own words in ``lang``, from the glossary every face reads."""
+    return {
+        "piles": _capital(term("piles", lang)),
+        "lobby": _capital(term("lobby", lang)),
+        "run": term("run", lang),
+        "set": term("set", lang),
+        "waste": term("waste", lang),
+        "deck": term("deck", lang),
+        "bot": term("bot", lang),
+    }
+
+
+def bot_name(level: str, lang: str) -> str:
+    """A bot seat's name from its level, in ``lang``: ``Bot (easy)``, «Бот (легкий)»;
+    a spec that is not a level (``greedy``) is kept as it is."""
+    try:
+        return f"{term('bot', lang)} ({term(f'level.{level}', lang)})"
+    except KeyError:
+        return f"{term('bot', lang)} ({level})"
+
+
 def tr(lang: str, key: str, **values: object) -> str:
     """The string ``key`` in ``lang`` (English when missing), formatted with ``values``."""
     table = _UK if lang == "uk" else _EN
@@ -86,7 +122,6 @@ def tr(lang: str, key: str, **values: object) -> str:
 _EN: dict[str, str] = {
     # -- shared ------------------------------------------------------------------------
     "you": "You",
-    "bot": "Bot",
     "pass": "pass",
     "help_title": "Help",
     "rules_title": "Rules",
@@ -95,16 +130,16 @@ _EN: dict[str, str] = {
     "saved": "Record saved to {path}",
     "save_failed": "Could not save the record to {path}: {why}",
     "quit_hint": "q quits; --save FILE keeps a record",
+    "quit_title": "Leave the game?",
+    "quit_saves": "The game so far is saved to {path}; it replays from there.",
+    "quit_lost": "The game is not saved (play with --save FILE to keep a record).",
+    "quit_keys": "y or q — leave · any other key — back to the game",
     "unknown_key": "{pressed} does nothing here: {why}",
     "unknown_key_why": "press ? for the keys",
     # -- candidate ---------------------------------------------------------------------
     "cand_title": "Candidate · deal {deal} of {deals} · dealer: {dealer} · leader: {leader}",
     "cand_title_over": "Candidate · match over",
-    "piles": "Piles",
-    "lobby": "Lobby",
     "lobby_empty": "empty",
-    "run": "run",
-    "set": "set",
     "discards": "discarded",
     "hand": "hand",
     "hand_of": "{name}'s hand",
@@ -132,6 +167,19 @@ _EN: dict[str, str] = {
     "match_over_status": "Match over — {result}. q quits",
     "cand_pause": "Deal {deal} is over: deal {next} starts in {seconds} s — Enter starts it now",
     "cand_paused_why": "the next deal has not begun (Enter begins it)",
+    "cand_pause_holds": "Deal {deal} is over: read it, then Enter starts deal {next}",
+    "deal_over_title": "Deal {deal} of {deals} is over",
+    "deal_over_seat": "{name}: {score} this deal, {total} in all",
+    "deal_over_none": "no captures",
+    "deal_over_next": "Enter — start deal {next} · ? r l q — help, rules, language, quit",
+    "deal_over_last": "The match is over: {result}. Enter closes this, then q quits.",
+    "help_deal_over": """Deal over — keys
+
+Enter        close this and start the next deal (the table waits
+             for you; after the last deal, see the match's result)
+? r l q      help, rules, language, quit
+
+The captures and scores of the deal stay here until you go on.""",
     "winner": "{name} wins {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
@@ -180,8 +228,6 @@ The hand stays hidden until the right player presses Enter.""",
     "spy_others_head": "pts top │ piles                   │ waste deck moves total",
     "spy_title_over": "Spy vs Spy · match over",
     "points": "points",
-    "deck": "deck",
-    "waste": "waste",
     "moves": "moves",
     "racing": "racing",
     "called": "CALLED",
@@ -245,10 +291,10 @@ Esc or r        back to the game
 l               language: English / українська""",
     "help_help": "Esc or ? closes the help.",
 }
+_EN.update(_game_words("en"))
 
 _UK: dict[str, str] = {
     "you": "Ви",
-    "bot": "Бот",
     "pass": "пас",
     "help_title": "Довідка",
     "rules_title": "Правила",
@@ -257,15 +303,15 @@ _UK: dict[str, str] = {
     "saved": "Запис гри збережено у {path}",
     "save_failed": "Не вдалося зберегти запис у {path}: {why}",
     "quit_hint": "q — вихід; --save FILE зберігає запис",
+    "quit_title": "Вийти з гри?",
+    "quit_saves": "Гру досі збережено у {path}; її можна переглянути з цього місця.",
+    "quit_lost": "Гру не буде збережено (грайте з --save FILE, щоб зберегти запис).",
+    "quit_keys": "y або q — вийти · будь-яка інша клавіша — назад до гри",
     "unknown_key": "{pressed} тут нічого не робить: {why}",
     "unknown_key_why": "натисніть ?, щоб побачити клавіші",
     "cand_title": "Кандидат · роздача {deal} з {deals} · здає {dealer} · ходить {leader}",
     "cand_title_over": "Кандидат · матч закінчено",
-    "piles": "Стопки",
-    "lobby": "Лобі",
     "lobby_empty": "порожнє",
-    "run": "сходинки",
-    "set": "набір",
     "discards": "скинуто",
     "hand": "рука",
     "hand_of": "Рука: {name}",
@@ -281,7 +327,7 @@ _UK: dict[str, str] = {
     "decision_play": "{name}: покладіть карти (1-5, потім Enter) або пас (p)",
     "decision_play_from_hand": "{name}: стопки порожні — почніть лобі з руки (1-5, Enter)",
     "thinking": "{name} думає…",
-    "selected": "обрано: {cards} — Enter кладе, Esc скидає вибір",
+    "selected": "обрано: {cards} — Enter кладе, Esc знімає вибір",
     "hint": "Підказка: {move}",
     "hint_wait": "Шукаю підказку…",
     "hint_none": "Підказки немає: зараз не ваше рішення",
@@ -293,9 +339,22 @@ _UK: dict[str, str] = {
     "match_over_status": "Матч закінчено — {result}. q — вихід",
     "cand_pause": "Роздачу {deal} закінчено: роздача {next} за {seconds} с — Enter почне її зараз",
     "cand_paused_why": "наступна роздача ще не почалася (Enter почне її)",
+    "cand_pause_holds": "Роздачу {deal} закінчено: перегляньте її, Enter почне роздачу {next}",
+    "deal_over_title": "Роздачу {deal} з {deals} закінчено",
+    "deal_over_seat": "{name}: {score} за роздачу, разом {total}",
+    "deal_over_none": "взяток немає",
+    "deal_over_next": "Enter — почати роздачу {next} · ? r l q — довідка, правила, мова, вихід",
+    "deal_over_last": "Матч закінчено: {result}. Enter закриває це вікно, потім q — вихід.",
+    "help_deal_over": """Роздачу закінчено — клавіші
+
+Enter        закрити це вікно й почати наступну роздачу (стіл
+             чекає на вас; після останньої — результат матчу)
+? r l q      довідка, правила, мова, вихід
+
+Взятки й очки роздачі лишаються тут, доки ви не продовжите.""",
     "winner": "перемагає {name} {a}:{b}",
     "draw_result": "нічия {a}:{b}",
-    "keys_candidate": "1-5 карта  Enter класти  Esc скинути  p пас  s h d c стопка  t підказка",
+    "keys_candidate": "1-5 карта  Enter класти  Esc зняти  p пас  s h d c стопка  t підказка",
     "handoff_title": "Передайте клавіатуру",
     "handoff_why": "натисніть Enter, коли клавіатура в {name}",
     "handoff_body": "Передайте клавіатуру: {name}.\n\n{other}, не дивіться.\n\n"
@@ -318,7 +377,7 @@ _UK: dict[str, str] = {
              кладуться за старшинством
 Enter        покласти обрані карти в лобі; після роздачі — почати
              наступну, не чекаючи відліку
-Esc          скинути вибір
+Esc          зняти вибір
 p            пас
 s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
 t            підказка: що зробив би бот на вашому місці
@@ -328,7 +387,8 @@ l            мова: English / українська
 q            вихід (запис гри зберігає --save FILE)
 
 Рядок стану каже, чиє рішення і яке; клавіша, що зараз нічого не
-означає, пояснює там чому.""",
+означає, пояснює там чому. Літери працюють і в українській розкладці
+(та сама клавіша): і р в с — стопки, з — пас, е — підказка, й — вихід.""",
     "help_handoff": """Передайте клавіатуру — клавіші
 
 Enter        показати руку гравця, названого на екрані
@@ -340,8 +400,6 @@ Enter        показати руку гравця, названого на е�
     "spy_others_head": "очк вер │ стопки                  │ відбій кол ходи разом",
     "spy_title_over": "Шпигун проти шпигуна · матч закінчено",
     "points": "очки",
-    "deck": "колода",
-    "waste": "відбій",
     "moves": "ходів",
     "racing": "у грі",
     "called": "ЗАКІНЧИВ",
@@ -389,7 +447,8 @@ l            мова: English / українська
 q            вихід (запис гри зберігає --save FILE)
 
 Карта підходить на стопку, верх якої на одне значення старший або
-молодший; значення йдуть по колу: … Д К Т 2 3 …""",
+молодший; значення йдуть по колу: … Д К Т 2 3 …
+Літери працюють і в українській розкладці: ц (w), с (c), ч (x), е (t).""",
     "help_round_over": """Раунд закінчено — клавіші
 
 Enter        до наступного раунду одразу, не чекаючи відліку
@@ -405,3 +464,4 @@ Esc або r       назад до гри
 l               мова: English / українська""",
     "help_help": "Esc або ? закриває довідку.",
 }
+_UK.update(_game_words("uk"))

@@ -3,7 +3,8 @@
 One key per pile (``1``-``6``), one to turn (space), one to call (``c``); the others'
 positions update live as the bots race at their speeds. The race is the shared table's
 (:class:`~cardtable.tui.driver.TableDriver` around :class:`cardtable.table.Table`): the
-bots' move times and the pause between rounds are the server's. The screen is drawn
+bots' move times, the 3-2-1 count before each round, the race time and the pause between
+rounds (with the engine's account of how the round ended) are the server's. The screen is drawn
 from the person's view of the match only: pile tops, the points-pile top, the waste top
 and the sizes of the face-down stacks — never a hidden card (S4-S5 in
 ``docs/rules/spy.en.md``). Keys become moves in the record's notation
@@ -12,6 +13,7 @@ and the sizes of the face-down stacks — never a hidden card (S4-S5 in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -24,6 +26,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardtable.games.spy.actions import MAX_PILES
+from cardtable.messages import render
 from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label, card_text, refusal_text, tr
@@ -37,6 +40,16 @@ MOVE_KEYS: Final = frozenset({"1", "2", "3", "4", "5", "6", "space", "t", "c"})
 
 #: One player's public position as the match's view gives it (S4-S5).
 PublicSeat = Mapping[str, Any]
+
+
+def race_clock(seconds: float) -> str:
+    """A race time as m:ss.
+
+    >>> race_clock(75.4)
+    '1:15'
+    """
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def pile_moves(number: int, piles: int, from_waste: bool) -> list[str] | None:
@@ -78,10 +91,18 @@ class SpyApp(TableApp):
         self.results_seen = 0
         #: The note shown once the match is over (where the record was saved).
         self.finished_note = ""
+        #: Whether the table was counting down to a race at the last look.
+        self.was_counting = False
 
     def on_mount(self) -> None:
         self.push_screen(SpyScreen())
         self.pump()
+        if self.auto:
+            self.set_interval(1.0, self.show_race_time)
+
+    def show_race_time(self) -> None:
+        """Redraw the title, so the race time goes on by the second."""
+        self.spy_screen.redraw_title()
 
     def table_changed(self) -> None:
         """Show a round's result when one has just ended; take it away when the pause
@@ -97,6 +118,10 @@ class SpyApp(TableApp):
         elif over_screen is not None and not self.driver.paused and not self.driver.is_over:
             over_screen.dismiss()  # the next round is on: what was said in the pause is old
             self.spy_screen.status = ""
+        counting = self.driver.counting
+        if self.was_counting and not counting:
+            self.spy_screen.status = render("race.go", {}, self.lang)  # S17: the race is on
+        self.was_counting = counting
         for screen in self.screen_stack:
             if isinstance(screen, SpyScreen | RoundOverScreen):
                 screen.redraw()
@@ -233,7 +258,7 @@ class SpyScreen(TableScreen):
         lang = self.lang
         me = self.spy_app.me
         view = self.driver.view(me)
-        self.query_one("#title", Static).update(self.title_text(view))
+        self.redraw_title(view)
         seats = view["seats"]
         mine = seats[me] if seats else None
         self.query_one("#mine", Static).update(self.mine_text(mine))
@@ -246,6 +271,13 @@ class SpyScreen(TableScreen):
         keys = tr(lang, "keys_spy") + "\n" + tr(lang, "keys_common")
         self.query_one("#keys", Static).update(keys)
 
+    def redraw_title(self, view: Mapping[str, Any] | None = None) -> None:
+        """The title line (the race time in it runs by the second)."""
+        if not self.composed:
+            return
+        view = view if view is not None else self.driver.view(self.spy_app.me)
+        self.query_one("#title", Static).update(self.title_text(view))
+
     def title_text(self, view: Mapping[str, Any]) -> str:
         lang = self.lang
         if self.driver.is_over:
@@ -253,7 +285,9 @@ class SpyScreen(TableScreen):
         else:
             head = tr(lang, "spy_title", round=view["round"], rounds=view["rounds"])
         total = view["totals"][self.spy_app.me]
-        return f"{head} · {tr(lang, 'spy_your_total', total=total)}"
+        clock = race_clock(self.driver.race_time(self.spy_app.now()))
+        race = render("race.time", {"time": clock}, lang)
+        return f"{head} · {race} · {tr(lang, 'spy_your_total', total=total)}"
 
     def prompt(self, mine: PublicSeat | None) -> str:
         lang = self.lang
@@ -262,6 +296,9 @@ class SpyScreen(TableScreen):
         if self.driver.paused:
             seconds = round(self.driver.pause_left(self.spy_app.now()))
             return tr(lang, "spy_pause", round=self.spy_app.results_seen + 1, seconds=seconds)
+        if self.driver.counting:  # S17: everyone starts together
+            seconds = math.ceil(self.driver.count_left(self.spy_app.now()))
+            return render("race.count", {"seconds": seconds}, lang)
         if mine["resigned"]:
             return tr(lang, "spy_status_resigned")
         if mine["blocked"]:
@@ -383,28 +420,28 @@ class RoundOverScreen(ModalScreen[None]):
         app = self.spy_app
         lang = app.lang
         driver = app.driver
-        view = driver.view(app.me)
         names = app.seat_name
-        number = len(view["finishers"])
-        finisher = view["finishers"][-1]
+        # The engine's account of the round: who called «finished» (S10), or that it was
+        # blocked (S12) or left by everyone (S13); its scores (S14) and the totals.
+        segment = driver.match.segment_results()[-1]
+        number = segment.number
         self.query_one("#round-title", Static).update(
             Text(tr(lang, "spy_round_over_title", round=number), style="bold")
         )
-        scores = view["round_scores"][-1]
+        ending = render(f"race.{segment.ending}", {"name": names(segment.ended_by)}, lang)
+        clock = race_clock(driver.race_time(app.now()))
         lines = [
-            tr(lang, "spy_round_winner", name=names(finisher))
-            if finisher is not None
-            else tr(lang, "spy_round_nobody"),
+            f"{ending}. {render('race.time', {'time': clock}, lang)}",
             "",
             tr(
                 lang,
                 "spy_round_scores",
-                scores=", ".join(f"{names(p)} {s:+d}" for p, s in enumerate(scores)),
+                scores=", ".join(f"{names(p)} {s:+d}" for p, s in enumerate(segment.scores)),
             ),
             tr(
                 lang,
                 "spy_totals",
-                totals=", ".join(f"{names(p)} {s}" for p, s in enumerate(view["totals"])),
+                totals=", ".join(f"{names(p)} {s}" for p, s in enumerate(segment.totals)),
             ),
             "",
         ]

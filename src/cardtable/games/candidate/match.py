@@ -19,7 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from cardtable.games.base import Applied, GameInfo, MatchEvent, Result
+from cardtable.games.base import (
+    Applied,
+    GameInfo,
+    MatchEvent,
+    Result,
+    SegmentResult,
+    running_totals,
+)
 from cardtable.games.candidate.actions import NUM_ACTIONS, action_to_text, text_to_action
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.options import CandidateOptions
@@ -137,6 +144,15 @@ class CandidateMatch:
     def is_terminal(self) -> bool:
         """Every deal played (C17)."""
         return self.state.is_terminal()
+
+    def segment_results(self) -> tuple[SegmentResult, ...]:
+        """Each finished deal: played out (C13), its scores and the totals after it."""
+        history = self.state.history
+        totals = running_totals([d.scores for d in history])
+        return tuple(
+            SegmentResult(number=i + 1, scores=d.scores, totals=after, ending="played")
+            for i, (d, after) in enumerate(zip(history, totals, strict=True))
+        )
 
     def result(self) -> Result:
         """Totals, winners (the highest total, C17) and ranks."""

@@ -298,7 +298,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "trick_taken": "{name} забирає {cards} ({what}): {score}",
         "lobby_discarded": "ніхто не поклав карту на {cards}: її скинуто",
         "drew": "бере {cards}",
-        "run": "послідовність з {n}",
+        "run": "сходинки з {n}",
         "set": "набір з {n}",
         "single": "одна карта",
         "points": "{n} очок",

@@ -23,7 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardtable.games.base import ANYONE, Applied, GameInfo, MatchEvent, Result
+from cardtable.games.base import (
+    ANYONE,
+    Applied,
+    GameInfo,
+    MatchEvent,
+    Result,
+    SegmentResult,
+    running_totals,
+)
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
     NUM_ACTIONS,
@@ -189,6 +197,23 @@ class SpyMatch:
         """Every round played (S16)."""
         return self.state.is_terminal()
 
+    def segment_results(self) -> tuple[SegmentResult, ...]:
+        """How each finished round ended: ``called`` by its first caller (S10),
+        ``blocked`` when nobody still in could move (S12) or ``resigned`` when everyone
+        left it (S13); its scores (S14-S15) and the totals after it."""
+        results = self.state.results
+        totals = running_totals([r.scores for r in results])
+        return tuple(
+            SegmentResult(
+                number=r.number,
+                scores=r.scores,
+                totals=after,
+                ending=_ending(r.finisher, r.resigned),
+                ended_by=r.finisher,
+            )
+            for r, after in zip(results, totals, strict=True)
+        )
+
     def result(self) -> Result:
         """Totals, winners (the lowest total, S16) and ranks."""
         return Result.of(self.state.totals, higher_is_better=False)
@@ -203,3 +228,10 @@ class SpyMatch:
 
     def __repr__(self) -> str:
         return f"<SpyMatch state={self.state!r}>"
+
+
+def _ending(finisher: int | None, resigned: Sequence[bool]) -> str:
+    """How a round ended (S10, S12, S13)."""
+    if finisher is not None:
+        return "called"
+    return "resigned" if all(resigned) else "blocked"

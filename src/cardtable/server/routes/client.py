@@ -12,7 +12,8 @@ game's name.
 - ``GET /api/tables/{id}/summary`` — the replay summary (docs/records.md) of the match so
   far, as the game shows it on screen (public facts only);
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
-  every move, with every hand (the game is over: the record shows them all anyway);
+  every move and the move's events, with every hand (the game is over: the record
+  shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}`` — the client's
   page, so its addresses (the invite links among them) can be opened and reloaded.
 """
@@ -21,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,7 +34,7 @@ from pydantic import BaseModel, Field
 from cardtable.errors import CardtableError
 from cardtable.games.base import Game
 from cardtable.messages import catalog_json
-from cardtable.rules_text import rules_text
+from cardtable.rules_text import markdown_html, rules_text
 from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -68,6 +70,7 @@ class Rules(BaseModel):
     game: str
     lang: str
     markdown: str
+    html: str = Field(description="The same page as HTML (nested lists kept).")
 
 
 @router.get("/api/rules/{game}", summary="Rules page")
@@ -83,7 +86,7 @@ async def rules(
         text = rules_text(game, lang)
     except CardtableError as exc:
         raise HTTPException(404, detail={"code": "no_rules", "message": str(exc)}) from None
-    return Rules(game=game, lang=lang, markdown=text)
+    return Rules(game=game, lang=lang, markdown=text, html=markdown_html(text))
 
 
 @router.get("/api/messages", summary="Refusal messages")
@@ -204,7 +207,13 @@ async def replay_table(table_id: str, hub: HubDep) -> dict[str, Any]:
         )
     players = [s.get("name") or f"Player {s['index'] + 1}" for s in row["meta"]["seats"]]
     steps = await asyncio.to_thread(
-        replay_steps, hub.game(row["game"]), row["seed"], row["options"], players, stored.moves
+        replay_steps,
+        hub.game(row["game"]),
+        row["seed"],
+        row["options"],
+        players,
+        stored.moves,
+        stored.times,
     )
     return {
         "id": table_id,
@@ -222,28 +231,40 @@ def replay_steps(
     options: Mapping[str, Any],
     players: list[str],
     moves: list[MoveEntry],
+    times: Sequence[datetime] = (),
 ) -> list[dict[str, Any]]:
     """The public view (and every hand) before the first move and after each move.
 
     The match is rebuilt exactly as the server restores a table: from its seed and its
-    stored moves, through the game's own match.
+    stored moves, through the game's own match. In a race, with the moves' stored
+    ``times``, each move also carries ``time``: seconds since its round's first move.
     """
     match = game.new_match(seed=seed, players=players, options=options)
     seats = range(match.seats)
 
-    def step(seat: int | None, move: str | None) -> dict[str, Any]:
+    def step(seat: int | None, move: str | None, events: list[dict[str, Any]]) -> dict[str, Any]:
         hands = [match.view(s).get("hand") for s in seats]
         return {
             "seat": seat,
             "move": move,
+            "events": events,
             "view": match.view(None),
             "hands": hands if any(h is not None for h in hands) else None,
         }
 
-    steps = [step(None, None)]
-    for entry in moves:
-        match.apply(entry.seat, entry.move)
-        steps.append(step(entry.seat, entry.move))
+    timed = game.info.realtime and len(times) == len(moves)
+    round_start: datetime | None = None
+    steps = [step(None, None, [])]
+    for i, entry in enumerate(moves):
+        applied = match.apply(entry.seat, entry.move)
+        # The game is over and every hand is shown: each event as its mover saw it.
+        events = [dict(e.seen_by(entry.seat)) for e in applied.events]
+        steps.append(step(entry.seat, entry.move, events))
+        if timed:
+            round_start = round_start or times[i]
+            steps[-1]["time"] = round((times[i] - round_start).total_seconds(), 1)
+            if applied.segment_ended:
+                round_start = None  # the next move starts the next round's race
     return steps
 
 

@@ -1,11 +1,14 @@
-"""Routes about the server itself: health, the games it offers, the leaderboard."""
+"""Routes about the server itself: health, the games it offers, the leaderboard, and the
+games' words (the glossary) for the web client."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
 
+from cardtable.glossary import glossary_js
 from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
@@ -48,3 +51,14 @@ async def ratings(
     """The best openskill ratings of a game (by mu - 3·sigma), best first."""
     rows = await hub.storage.aread(lambda s: Storage.leaderboard(s, game, limit))
     return Leaderboard(game=game, entries=[RatingEntry(**r) for r in rows])
+
+
+@router.get("/js/glossary.js", summary="The games' words", tags=["client"], include_in_schema=False)
+async def glossary() -> Response:
+    """The glossary (:mod:`cardtable.glossary`) as an ES module, so the web client names
+    piles, suits and moves in the same words as the terminal and the messages."""
+    return Response(
+        glossary_js(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )

@@ -5,7 +5,10 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, cardRow, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { moveText, suitName, suitSymbol, t } from "./i18n.js";
+import { cardText, moveText, seatName, suitName, suitSymbol, t } from "./i18n.js";
+import { rectOf, slideFrom } from "./motion.js";
+import { MoveList, describeMove } from "./movelist.js";
+import { playSound } from "./sound.js";
 
 export class CandidateBoard {
   constructor({ conn, tableId, token, replay = false }) {
@@ -18,18 +21,47 @@ export class CandidateBoard {
     this.hint = null;
     this.lastDeal = null;
     this.summary = null; // {deal, captures, scores} of the deal just finished
+    this.summaryInPause = false; // the summary came with a pause: it goes when the pause ends
+    this.lastMove = null; // {seat, move, source, events} of the move on the table now
+    this.why = ""; // why the card just clicked cannot be played (the engine's reason)
+    this.probing = null; // the card whose refusal is awaited
+    this.motion = false; // the next draw slides the cards that moved
+    this.moveList = new MoveList({ game: "candidate", names: [] });
     this.el = h("div", { class: "board candidate", "aria-label": t("candidate") });
   }
 
-  update(state) {
+  /** A new state; `message` is the protocol message it came in (welcome, update, …) or,
+   * in the replay, {type: "step", event} with the move just stepped over. */
+  update(state, message = null) {
     const view = state.view;
     const previous = this.state;
     this.state = state;
+    this.moveList.setNames(this.names());
+    this.motion = false;
+    if (message && message.type === "welcome") {
+      this.moveList.reset(message.history || []);
+      this.lastMove = (message.history || []).at(-1) || null;
+    } else if (message && (message.type === "update" || message.type === "step") && message.event?.type === "move") {
+      this.lastMove = message.event;
+      this.motion = message.type === "update" || Boolean(message.forward);
+      if (message.type === "update") {
+        this.moveList.add(message.event);
+        this.sounds(message.event, previous);
+      }
+    } else if (message && message.type === "step") {
+      this.lastMove = null;
+    }
     const movesChanged = !previous || previous.legal_moves.join("|") !== state.legal_moves.join("|");
     if (movesChanged || (previous && previous.version !== state.version)) {
       this.selected = this.selected.filter((i) => i < (view.hand || []).length);
       if (movesChanged) this.selected = [];
       this.hint = null;
+      if (previous && previous.version !== state.version) this.why = "";
+    }
+    if (previous && previous.pause && !state.pause && this.summaryInPause) {
+      // Everyone continued: the summary has been read, the next deal takes the table.
+      this.summary = null;
+      this.summaryInPause = false;
     }
     const finishedNow = view.is_over && previous && !previous.view.is_over;
     if (!this.replay && this.lastDeal !== null && (view.deal_number > this.lastDeal || finishedNow)) {
@@ -47,6 +79,7 @@ export class CandidateBoard {
       const d = summary.deals[deal - 1];
       if (!d) return;
       this.summary = { deal, captures: d.captures, scores: d.scores, captureScores: d.capture_scores };
+      this.summaryInPause = Boolean(this.state.pause);
       this.draw();
       const heading = this.el.querySelector(".dealsummary h2");
       if (heading && !this.state.pause) heading.focus(); // in a pause, Ready keeps the focus
@@ -78,6 +111,46 @@ export class CandidateBoard {
     this.selected = [];
     this.hint = null;
     announce(moveText(move));
+  }
+
+  /** The sounds of a move: a card played, a capture, your turn. */
+  sounds(event, previous) {
+    const me = this.state.seat;
+    if ((event.events || []).some((e) => e.type === "trick_taken")) playSound("capture");
+    else if (event.seat !== me && /^(play|lobby|draw|deal) /.test(event.move)) playSound("card");
+    const mine = me !== null && this.state.to_move === me && this.state.legal_moves.length > 0;
+    const wasMine = previous && previous.to_move === me && previous.legal_moves.length > 0;
+    if (mine && !wasMine) playSound("turn");
+  }
+
+  /** A card that cannot be played was clicked: say why. Not your turn is the table's
+   * to say; otherwise the server is asked with the move and the engine's refusal (its
+   * message id, said in the player's language) comes back through refused(). */
+  explainCard(index) {
+    const card = this.state.view.hand[index];
+    const state = this.state;
+    if (state.to_move !== state.seat || state.pause || !state.legal_moves.length) {
+      this.showWhy(t("notYourTurnCard", { card: cardText(card) }));
+      return;
+    }
+    const chosen = this.selected.map((i) => state.view.hand[i]);
+    if (this.conn.move(`play ${[...chosen, card].join(" ")}`)) this.probing = card;
+  }
+
+  /** The table's refusal of a move (already in the player's language); true when it
+   * answered a card clicked to learn why it cannot be played. */
+  refused(text) {
+    if (this.probing === null) return false;
+    const card = this.probing;
+    this.probing = null;
+    this.showWhy(t("cannotPlay", { card: cardText(card), why: text }));
+    return true;
+  }
+
+  showWhy(text) {
+    this.why = text;
+    this.draw();
+    announce(text);
   }
 
   /** Cards that may come next after the chosen ones, and whether the choice is a move. */
@@ -140,7 +213,7 @@ export class CandidateBoard {
   }
 
   names() {
-    return this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return this.state.seats.map((s) => seatName(s));
   }
 
   draw() {
@@ -148,7 +221,7 @@ export class CandidateBoard {
     const view = state.view;
     const me = state.seat;
     const names = this.names();
-    const canAct = me !== null && state.to_move === me && this.conn.ready;
+    const canAct = me !== null && state.to_move === me && this.conn.ready && state.legal_moves.length > 0;
     const mySide = me === null ? 0 : me;
     const otherSide = 1 - mySide;
 
@@ -165,17 +238,65 @@ export class CandidateBoard {
       ),
     );
 
+    const before = this.motion ? this.positions() : null;
+    this.motion = false; // once per move: a redraw for a click moves nothing
     replaceKeepingFocus(
       this.el,
-      this.summary ? this.summaryPanel(names) : null,
-      info,
-      this.playerArea(otherSide, names, false),
-      this.centre(canAct),
-      this.playerArea(mySide, names, me !== null),
-      me !== null ? this.controls(canAct) : null,
+      h(
+        "div",
+        { class: "tablemain" },
+        this.summary ? this.summaryPanel(names) : null,
+        info,
+        this.playerArea(otherSide, names, false),
+        this.centre(canAct),
+        this.playerArea(mySide, names, me !== null),
+        me !== null && view.hand ? this.dock(canAct) : null,
+      ),
+      this.moveList.el,
     );
     this.el.dataset.legal = JSON.stringify(canAct ? this.myMoves : []);
     this.el.dataset.decision = view.decision || "";
+    if (before) this.slide(before);
+  }
+
+  /** Where things are before a redraw: piles, lobby, hands, for the cards that move. */
+  positions() {
+    const at = (selector) => rectOf(this.el.querySelector(selector));
+    const piles = {};
+    for (const pile of this.el.querySelectorAll("button.pile[data-pile]")) piles[pile.dataset.pile] = rectOf(pile);
+    return { piles, lobby: at(".lobby .cardrow"), hands: [0, 1].map((p) => at(`.hand[data-side='${p}']`)) };
+  }
+
+  /** After a move: dealt cards slide in from their pile, played cards from the
+   * player's hand to the lobby, a turned card from its pile, a capture from the lobby,
+   * a drawn card from its pile. Nothing waits for it (motion.js). */
+  slide(before) {
+    const move = this.lastMove;
+    if (!move) return;
+    const [word, pile] = move.move.split(" ");
+    const events = move.events || [];
+    if (word === "deal") {
+      this.el.querySelectorAll(".hand[data-side] .card").forEach((card, i) => slideFrom(card, before.piles[pile], i * 6));
+    } else if (word === "play") {
+      const from = before.hands[move.seat];
+      const played = move.move.split(" ").slice(1);
+      for (const card of this.el.querySelectorAll(".lobby .card[data-card]")) {
+        if (played.includes(card.dataset.card)) slideFrom(card, from);
+      }
+    } else if (word === "lobby") {
+      this.el.querySelectorAll(".lobby .card[data-card]").forEach((card) => slideFrom(card, before.piles[pile]));
+    } else if (word === "draw") {
+      const hand = this.el.querySelector(`.hand[data-side='${move.seat}']`);
+      const cards = hand ? hand.querySelectorAll(".card") : [];
+      const drawn = events.find((e) => e.type === "drew" && e.cards && e.cards.length);
+      const card = drawn ? hand?.querySelector(`[data-card='${drawn.cards[0]}']`) : cards[cards.length - 1];
+      slideFrom(card, before.piles[pile]);
+    }
+    const taken = events.find((e) => e.type === "trick_taken");
+    if (taken) {
+      const captures = this.el.querySelectorAll(`.side[data-side='${taken.player}'] .capture`);
+      slideFrom(captures[captures.length - 1], before.lobby);
+    }
   }
 
   summaryPanel(names) {
@@ -215,33 +336,36 @@ export class CandidateBoard {
 
   playerArea(p, names, isMe) {
     const view = this.state.view;
+    const justTaken = (this.lastMove?.events || []).some((e) => e.type === "trick_taken" && e.player === p);
     const captures = view.captures[p].map((seq, i) =>
       h(
         "li",
-        { class: "capture" },
+        { class: `capture ${justTaken && i === view.captures[p].length - 1 ? "last" : ""}` },
         cardRow(seq, t("captures")),
         h("span", { class: "capscore" }, ` = ${view.capture_scores[p][i]}`),
       ),
     );
-    let hand;
+    let hand = null; // my own hand is in the dock (see dock())
     const shown = this.state.hands ? this.state.hands[p] : null;
     if (isMe && view.hand) {
-      hand = this.handRow();
+      hand = null;
     } else if (shown) {
-      hand = h("div", { class: "hand shown" }, cardRow(shown, t("handOf", { name: names[p] })));
+      hand = h("div", { class: "hand shown", "data-side": p }, cardRow(shown, t("handOf", { name: names[p] })));
     } else {
       const n = view.hand_sizes[p];
       hand = h(
         "div",
-        { class: "hand hidden", "aria-label": `${t("handOf", { name: names[p] })}: ${t("cards", { n })}` },
+        { class: "hand hidden", "data-side": p, "aria-label": `${t("handOf", { name: names[p] })}: ${t("cards", { n })}` },
         Array.from({ length: n }, () => cardBack("", { "aria-hidden": "true" })),
         h("span", { class: "count" }, t("cards", { n })),
       );
     }
+    const moves = this.state.to_move === p && !this.state.pause; // nobody moves in a pause
+    const clock = this.state.clocks ? h("span", { class: "clock sideclock", "data-seat": p, role: "timer", "aria-label": t("clock") }) : null;
     return h(
       "section",
-      { class: `side ${isMe ? "mine" : "theirs"} ${this.state.to_move === p ? "tomove" : ""}`, "aria-label": names[p] },
-      h("h2", { class: "sidename" }, names[p], this.state.to_move === p ? " ◀" : ""),
+      { class: `side ${isMe ? "mine" : "theirs"} ${moves ? "tomove" : ""}`, "aria-label": names[p], "data-side": p },
+      h("h2", { class: "sidename" }, names[p], moves ? " ◀" : "", clock),
       hand,
       h(
         "div",
@@ -255,7 +379,7 @@ export class CandidateBoard {
   handRow() {
     const view = this.state.view;
     const { next } = this.playOptions();
-    const canAct = this.state.to_move === this.state.seat && this.conn.ready;
+    const canAct = this.state.to_move === this.state.seat && this.conn.ready && this.state.legal_moves.length > 0;
     const hinted = this.hint && this.hint.startsWith("play ") ? this.hint.split(" ").slice(1) : [];
     const cards = view.hand.map((card, i) => {
       const chosenAt = this.selected.indexOf(i);
@@ -276,6 +400,7 @@ export class CandidateBoard {
       if (chosenAt >= 0) el.append(h("span", { class: "order", "aria-hidden": "true" }, chosenAt + 1));
       el.addEventListener("click", () => {
         if (playable) this.choose(i);
+        else this.explainCard(i);
       });
       el.addEventListener("dblclick", () => {
         if (playable) this.dropOnLobby(i);
@@ -286,7 +411,7 @@ export class CandidateBoard {
       });
       return el;
     });
-    return h("div", { class: "hand mine", role: "group", "aria-label": t("hand") }, cards);
+    return h("div", { class: "hand mine", "data-side": this.state.seat, role: "group", "aria-label": t("hand") }, cards);
   }
 
   centre(canAct) {
@@ -296,13 +421,16 @@ export class CandidateBoard {
       canAct ? this.myMoves.filter((m) => /^(deal|lobby|draw) /.test(m)).map((m) => m.split(" ")[1]) : [],
     );
     const hintPile = this.hint && /^(deal|lobby|draw) /.test(this.hint) ? this.hint.split(" ")[1] : null;
+    const last = this.lastMove ? this.lastMove.move.split(" ") : [];
+    const lastPile = /^(deal|lobby|draw)$/.test(last[0]) ? last[1] : null;
+    const lastPlayed = last[0] === "play" || last[0] === "lobby" ? new Set(last[0] === "play" ? last.slice(1) : view.lobby.slice(-1)) : new Set();
     const piles = view.piles.map(([suit, n]) => {
       const enabled = pileMoves.has(suit);
       const button = h(
         "button",
         {
           type: "button",
-          class: `pile suit-${suit} ${enabled ? "choosable" : ""} ${hintPile === suit ? "hinted" : ""}`,
+          class: `pile suit-${suit} ${enabled ? "choosable" : ""} ${hintPile === suit ? "hinted" : ""} ${lastPile === suit ? "last" : ""}`,
           "data-key": `pile-${suit}`,
           "data-pile": suit,
           "aria-label": t("pileOf", { suit: suitName(suit), n }),
@@ -320,7 +448,7 @@ export class CandidateBoard {
     if (canAct && decision === "draw") prompt = t("chooseDraw");
 
     const lobbyCards = view.lobby.length
-      ? view.lobby.map((c) => cardFace(c))
+      ? view.lobby.map((c) => cardFace(c, { "data-card": c, class: lastPlayed.has(c) ? "last" : "" }))
       : [emptySpot(t("lobbyEmpty"))];
     const lobby = h(
       "div",
@@ -344,10 +472,23 @@ export class CandidateBoard {
       { class: "centre", "aria-label": t("piles") },
       h("div", { class: "piles", role: "group", "aria-label": t("piles") }, piles),
       prompt ? h("p", { class: "prompt" }, prompt) : null,
+      this.lastMove ? h("p", { class: "lastmove" }, t("lastMove", { move: describeMove("candidate", this.lastMove, this.names()) })) : null,
       lobby,
       view.discards.length
         ? h("div", { class: "discards" }, h("h3", {}, t("discards")), cardRow(view.discards, t("discards")))
         : null,
+    );
+  }
+
+  /** Your hand and the actions together: on a phone a bar fixed at the bottom of the
+   * screen, so on your turn both are in view without scrolling. */
+  dock(canAct) {
+    return h(
+      "section",
+      { class: `dock ${canAct ? "myturn" : ""}`, "aria-label": t("hand") },
+      this.handRow(),
+      this.why ? h("p", { class: "why", role: "status" }, this.why) : null,
+      this.controls(canAct),
     );
   }
 

@@ -1,5 +1,10 @@
 // Words of the interface in English and Ukrainian, and how cards are written in each.
 // The language is remembered in localStorage; <html lang> follows it.
+// The games' own words (piles, the lobby, suits, moves, bot levels) come from the one
+// glossary the terminal and the messages read too (cardtable/glossary.py, served as
+// /js/glossary.js); a text names one as {@term}, or {@^term} to start with a capital.
+
+import { GLOSSARY } from "./glossary.js";
 
 const WORDS = {
   en: {
@@ -73,20 +78,20 @@ const WORDS = {
     roundOf: "Round {k} of {n}",
     hand: "Your hand",
     handOf: "{name}'s hand",
-    cards: "{n} cards",
-    piles: "Piles",
-    pileOf: "{suit} pile, {n} cards",
-    lobby: "Lobby",
+    cards: ["{n} card", "{n} cards"],
+    piles: "{@^piles}",
+    pileOf: ["{suit} {@pile}, {n} card", "{suit} {@pile}, {n} cards"],
+    lobby: "{@^lobby}",
     lobbyEmpty: "empty",
-    shape_run: "run",
-    shape_set: "set",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Captures",
     score: "Score {n}",
     total: "Total {n}",
     discards: "Discards",
     play: "Play",
     pass: "Pass",
-    clear: "Clear",
+    clear: "{@clear}",
     hint: "Hint",
     hintIs: "Hint: {move}",
     noHint: "No move to suggest now.",
@@ -118,16 +123,16 @@ const WORDS = {
     you: "you",
     // spy
     points: "Points",
-    pointsPile: "Points pile",
-    waste: "Waste",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Racing deck",
-    pile: "Pile {n}",
-    newPile: "New pile",
+    pile: "{@^pile} {n}",
+    newPile: "New {@pile}",
     turn: "Turn",
     call: "Call «finished»",
     resign: "Resign",
     raceTime: "Race time",
-    movesMade: "{n} moves",
+    movesMade: ["{n} move", "{n} moves"],
     blocked: "blocked",
     called: "called",
     resigned: "resigned",
@@ -168,6 +173,67 @@ const WORDS = {
     err_generic: "The server refused: {detail}",
     err_join: "Could not take the seat: {detail}",
     err_create: "Could not create the table: {detail}",
+    // play: move list, clocks, sound, feedback (plural entries: one/other; uk one/few/many)
+    moveList: "Moves",
+    noMoves: "No moves yet.",
+    mv_deal: "{name} deals from the {suit} pile",
+    mv_lobby: "{name} turns a card from the {suit} pile onto the lobby",
+    mv_lobbyCard: "{name} turns {card} from the {suit} pile onto the lobby",
+    mv_play: "{name} plays {cards}",
+    mv_pass: "{name} passes",
+    mv_draw: "{name} draws from the {suit} pile",
+    mv_drawCard: "{name} draws {card} from the {suit} pile",
+    mv_took: ["{name} takes {cards}: {n} point", "{name} takes {cards}: {n} points"],
+    mv_discarded: "Nobody played on {card}: it is discarded",
+    mv_dealEnded: "The deal is over: {scores}",
+    mv_turn: "{name} turns over {card}",
+    mv_turnBare: "{name} turns over the next card",
+    mv_place: "{name} puts {card} from the {source} on pile {pile}",
+    mv_placeBare: "{name} puts the {source} card on pile {pile}",
+    mv_open: "{name} opens a new pile with {card} from the {source}",
+    mv_openBare: "{name} opens a new pile from the {source}",
+    mv_call: "{name} calls «finished»",
+    mv_resign: "{name} resigns the round",
+    mv_roundEnded: "Round {k} is over: {scores}",
+    src_points: "points pile",
+    src_waste: "waste",
+    by_clock: "time ran out, the computer moved",
+    by_substitute: "the computer played for the absent player",
+    dealHeading: "Deal {k}",
+    roundHeading: "Round {k}",
+    sound: "Sound",
+    soundOn: "Sound on",
+    soundOff: "Sound off",
+    clockOutMine: "Your time ran out, so the computer made your move: {move}. Your clock now has {s} s; whenever it runs out, the computer moves for you again, and each of your own moves adds {inc} s.",
+    clockOutMineNoInc: "Your time ran out, so the computer made your move: {move}. Your clock now has {s} s; whenever it runs out, the computer moves for you again.",
+    clockOutOther: "{name}'s time ran out: the computer made their move.",
+    youOffline: "you are offline",
+    cannotPlay: "{card} cannot be played: {why}",
+    notYourTurnCard: "{card} cannot be played now: it is not your turn.",
+    waitContinue: "The next deal starts when everyone has continued: waiting for {names}.",
+    continueDeal: "Continue",
+    pausedHolds: "Between deals: read the summary, then continue",
+    lastMove: "Last move: {move}",
+    raceAt: "at {time}",
+    // -- Spy race: the start count, the pause's account, keys by position, hint
+    raceStartsIn: "Round {k}: everyone starts together",
+    raceGo: "Go!",
+    raceTook: "The race took {time}.",
+    raceTimeAll: "Race time, all rounds",
+    endedCalled: "{name} called «finished» first",
+    ended_blocked: "Nobody could move any more: the round was blocked and nobody wins it",
+    ended_resigned: "Everyone left the round: nobody wins it",
+    err_counting: "Wait for the count: everyone starts together.",
+    keysAre: "Keys:",
+    keyPoints: "points card",
+    keyWaste: "waste card",
+    keyPiles: "place on a pile",
+    keyNewPile: "new pile",
+    keySpace: "Space",
+    keyTurn: "turn",
+    keyCall: "call",
+    keyHint: "hint",
+    keyCancel: "cancel",
     // lobby codes, invites on the waiting page, the next game, missing pages
     codeHelp: "Paste an invite link, or a code: an invite code (to take its seat) or a table's id (to watch it).",
     err_bad_link: "That link does not lead to a table of this server.",
@@ -226,7 +292,7 @@ const WORDS = {
     rounds: "Раунди",
     bonus: "Бонус",
     fullDecks: "Кожному повна колода (двоє гравців)",
-    countPoints: "Додавати карти, що лишилися в стосі очок",
+    countPoints: "Додавати карти, що лишилися в {@points_pile.loc}",
     timeControl: "Контроль часу",
     noClock: "Без годинника",
     initial: "Хвилин кожному",
@@ -267,26 +333,26 @@ const WORDS = {
     roundOf: "Раунд {k} з {n}",
     hand: "Ваші карти",
     handOf: "Карти гравця {name}",
-    cards: "карт: {n}",
-    piles: "Стоси",
-    pileOf: "Стос {suit}, карт: {n}",
-    lobby: "Лобі",
+    cards: ["{n} карта", "{n} карти", "{n} карт"],
+    piles: "{@^piles}",
+    pileOf: ["{@^pile} {suit}, {n} карта", "{@^pile} {suit}, {n} карти", "{@^pile} {suit}, {n} карт"],
+    lobby: "{@^lobby}",
     lobbyEmpty: "порожнє",
-    shape_run: "послідовність",
-    shape_set: "набір",
+    shape_run: "{@run}",
+    shape_set: "{@set}",
     captures: "Взятки",
     score: "Очки {n}",
     total: "Разом {n}",
     discards: "Скинуті",
     play: "Зіграти",
     pass: "Пас",
-    clear: "Скинути вибір",
+    clear: "{@clear}",
     hint: "Підказка",
     hintIs: "Підказка: {move}",
     noHint: "Зараз нема чого підказати.",
-    chooseDeal: "Оберіть стос, з якого роздавати",
-    chooseLobby: "Оберіть стос для нової карти лобі",
-    chooseDraw: "Оберіть стос, з якого добрати",
+    chooseDeal: "Оберіть {@pile.acc}, з якої роздавати",
+    chooseLobby: "Оберіть {@pile.acc} для нової карти {@lobby}",
+    chooseDraw: "Оберіть {@pile.acc}, з якої добрати",
     selected: "Вибрано: {cards}",
     dealOver: "Роздачу {k} завершено",
     roundOver: "Раунд {k} завершено",
@@ -311,22 +377,22 @@ const WORDS = {
     clock: "Годинник",
     you: "ви",
     points: "Очки",
-    pointsPile: "Стос очок",
-    waste: "Відбій",
+    pointsPile: "{@^points_pile}",
+    waste: "{@^waste}",
     deck: "Колода",
-    pile: "Стос {n}",
-    newPile: "Новий стос",
+    pile: "{@^pile} {n}",
+    newPile: "Нова {@pile}",
     turn: "Перевернути",
-    call: "Оголосити «готово»",
+    call: "Сказати «{@called}»",
     resign: "Здатися",
     raceTime: "Час гонки",
-    movesMade: "ходів: {n}",
+    movesMade: ["{n} хід", "{n} ходи", "{n} ходів"],
     blocked: "заблоковано",
     called: "оголосив",
     resigned: "здався",
     empty: "порожньо",
     cardsLeft: "лишилось {n}",
-    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на стос, N новий стос, пробіл перевернути, C оголосити, Esc скасувати.",
+    shortcuts: "Клавіші: P карта очок, W карта відбою, 1–6 покласти на {@pile.acc}, N нова {@pile}, пробіл перевернути, C оголосити, Esc скасувати.",
     chosen: "Обрано: {what}",
     roundScores: "Очки раундів",
     finisher: "{name} оголосив першим",
@@ -358,6 +424,67 @@ const WORDS = {
     err_generic: "Сервер відмовив: {detail}",
     err_join: "Не вдалося сісти: {detail}",
     err_create: "Не вдалося створити стіл: {detail}",
+    // гра: список ходів, годинники, звук, відгук (множина: 1 / 2–4 / 5+)
+    moveList: "Ходи",
+    noMoves: "Ходів ще немає.",
+    mv_deal: "{name} роздає зі стопки {suit}",
+    mv_lobby: "{name} відкриває в лобі карту зі стопки {suit}",
+    mv_lobbyCard: "{name} відкриває в лобі {card} зі стопки {suit}",
+    mv_play: "{name} грає {cards}",
+    mv_pass: "{name} пасує",
+    mv_draw: "{name} добирає зі стопки {suit}",
+    mv_drawCard: "{name} добирає {card} зі стопки {suit}",
+    mv_took: ["{name} забирає {cards}: {n} очко", "{name} забирає {cards}: {n} очки", "{name} забирає {cards}: {n} очок"],
+    mv_discarded: "На {card} ніхто не зіграв: карту скинуто",
+    mv_dealEnded: "Роздачу завершено: {scores}",
+    mv_turn: "{name} перевертає {card}",
+    mv_turnBare: "{name} перевертає наступну карту",
+    mv_place: "{name} кладе {card} з {source} на стопку {pile}",
+    mv_placeBare: "{name} кладе карту з {source} на стопку {pile}",
+    mv_open: "{name} починає нову стопку картою {card} з {source}",
+    mv_openBare: "{name} починає нову стопку з {source}",
+    mv_call: "{name} оголошує «готово»",
+    mv_resign: "{name} здається в раунді",
+    mv_roundEnded: "Раунд {k} завершено: {scores}",
+    src_points: "стопки очок",
+    src_waste: "відбою",
+    by_clock: "час вийшов, походив комп'ютер",
+    by_substitute: "за відсутнього гравця зіграв комп'ютер",
+    dealHeading: "Роздача {k}",
+    roundHeading: "Раунд {k}",
+    sound: "Звук",
+    soundOn: "Звук увімкнено",
+    soundOff: "Звук вимкнено",
+    clockOutMine: "Ваш час вийшов, тож комп'ютер зробив хід за вас: {move}. На годиннику тепер {s} с; щоразу, коли час вийде, за вас ходитиме комп'ютер, а кожен ваш власний хід додає {inc} с.",
+    clockOutMineNoInc: "Ваш час вийшов, тож комп'ютер зробив хід за вас: {move}. На годиннику тепер {s} с; щоразу, коли час вийде, за вас ходитиме комп'ютер.",
+    clockOutOther: "У гравця {name} вийшов час: за нього походив комп'ютер.",
+    youOffline: "ви не на зв'язку",
+    cannotPlay: "{card} не можна зіграти: {why}",
+    notYourTurnCard: "{card} зараз не можна зіграти: це не ваш хід.",
+    waitContinue: "Наступна роздача почнеться, коли всі продовжать: чекаємо на {names}.",
+    continueDeal: "Продовжити",
+    pausedHolds: "Між роздачами: перегляньте підсумок і продовжуйте",
+    lastMove: "Останній хід: {move}",
+    raceAt: "на {time}",
+    // -- Spy race: the start count, the pause's account, keys by position, hint
+    raceStartsIn: "Раунд {k}: усі починають разом",
+    raceGo: "Старт!",
+    raceTook: "Гонка тривала {time}.",
+    raceTimeAll: "Час гонки, усі раунди",
+    endedCalled: "{name} першим оголосив «закінчив»",
+    ended_blocked: "Ніхто більше не міг ходити: раунд заблоковано, переможця немає",
+    ended_resigned: "Усі вийшли з раунду: переможця немає",
+    err_counting: "Зачекайте на відлік: усі починають разом.",
+    keysAre: "Клавіші:",
+    keyPoints: "карта очок",
+    keyWaste: "карта відбою",
+    keyPiles: "покласти на стопку",
+    keyNewPile: "нова стопка",
+    keySpace: "Пробіл",
+    keyTurn: "перевернути",
+    keyCall: "оголосити",
+    keyHint: "підказка",
+    keyCancel: "скасувати",
     // коди в лобі, запрошення на сторінці очікування, наступна гра, відсутні сторінки
     codeHelp: "Вставте посилання-запрошення або код: код запрошення (щоб сісти на його місце) чи номер столу (щоб дивитися).",
     err_bad_link: "Це посилання не веде до столу на цьому сервері.",
@@ -392,14 +519,6 @@ const WORDS = {
 
 const RANK_UK = { J: "В", Q: "Д", K: "К", A: "Т" };
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAME = {
-  en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-  uk: { S: "піки", H: "чирви", D: "бубни", C: "трефи" },
-};
-const RANK_NAME = {
-  en: { J: "jack", Q: "queen", K: "king", A: "ace" },
-  uk: { J: "валет", Q: "дама", K: "король", A: "туз" },
-};
 
 let current = localStorage.getItem("cardtable.lang") || (navigator.language || "en").slice(0, 2);
 if (!(current in WORDS)) current = "en";
@@ -423,10 +542,57 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
-/** The word for `key` in the current language, with {name} placeholders filled in. */
+/** The glossary's word for term `key` in the current language ("" when it has none). */
+export function term(key) {
+  return GLOSSARY[current]?.[key] ?? GLOSSARY.en?.[key] ?? "";
+}
+
+/** Which plural form of a count `n` the language uses: English one/other (0, 1);
+ * Ukrainian one (1, 21, …), few (2–4, 22–24, …), many (0, 5–20, 25, …) (0, 1, 2). */
+export function pluralIndex(n, code = current) {
+  const count = Math.abs(Number(n));
+  if (code === "uk") {
+    const tens = count % 100;
+    const units = count % 10;
+    if (units === 1 && tens !== 11) return 0;
+    if (units >= 2 && units <= 4 && !(tens >= 12 && tens <= 14)) return 1;
+    return 2;
+  }
+  return count === 1 ? 0 : 1;
+}
+
+/** The word for `key` in the current language, with {name} placeholders and the
+ * glossary's {@term} / {@^term} filled in. An entry that is a list holds plural forms,
+ * chosen by `params.n`. */
 export function t(key, params = {}) {
-  const text = WORDS[current][key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+  let text = WORDS[current][key] ?? WORDS.en[key] ?? key;
+  if (Array.isArray(text)) text = text[Math.min(pluralIndex(params.n ?? 0), text.length - 1)];
+  return text
+    .replace(/\{@(\^?)([\w.]+)\}/g, (_, cap, name) => {
+      const word = term(name);
+      return cap ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+    })
+    .replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+/** A seat's name as the player reads it: a bot seat by its role and level in the
+ *  player's language («Бот (легкий)»), whatever name the server stored for it. */
+export function seatName(seat) {
+  if (seat.role === "bot" && seat.level && GLOSSARY.en[`level.${seat.level}`]) {
+    return botName(seat.level);
+  }
+  return seat.name ? playerName(seat.name) : t("seat", { n: seat.index + 1 });
+}
+
+function botName(level) {
+  return `${term("bot")} (${term(`level.${level}`)})`;
+}
+
+/** A name as a record keeps it, for the reader: the server's name of a bot seat
+ *  ("Bot (easy)") in the player's language; any other name as it is. */
+export function playerName(name) {
+  const bot = /^Bot \((\w+)\)$/.exec(name);
+  return bot && GLOSSARY.en[`level.${bot[1]}`] ? botName(bot[1]) : name;
 }
 
 /** Split record card text ("10H") into rank and suit letters. */
@@ -444,7 +610,7 @@ export function suitSymbol(suit) {
 }
 
 export function suitName(suit) {
-  return SUIT_NAME[current][suit] ?? suit;
+  return term(`suit.${suit}`) || suit;
 }
 
 /** A card for the eye: "Д♠". */
@@ -453,10 +619,10 @@ export function cardText(text) {
   return rankText(rank) + suitSymbol(suit);
 }
 
-/** A card for the ear (screen readers): "queen of spades" / "дама піки". */
+/** A card for the ear (screen readers): "queen of spades" / "дама пік". */
 export function cardSpoken(text) {
   const { rank, suit } = splitCard(text);
-  const name = RANK_NAME[current][rank] ?? rank;
+  const name = term(`rank.${rank}`) || rank;
   return current === "uk" ? `${name} ${suitName(suit)}` : `${name} of ${suitName(suit)}`;
 }
 
@@ -467,24 +633,9 @@ export function moveText(move) {
     .map((word) => {
       if (/^(10|[2-9JQKA])[SHDC]$/.test(word)) return cardText(word);
       if (/^[SHDC]$/.test(word)) return suitSymbol(word);
-      return current === "uk" ? MOVE_WORDS_UK[word] ?? word : word;
+      return current === "uk" ? term(`move.${word}`) || word : word;
     })
     .join(" ");
 }
-
-const MOVE_WORDS_UK = {
-  deal: "роздати",
-  lobby: "лобі",
-  play: "зіграти",
-  pass: "пас",
-  draw: "добрати",
-  place: "покласти",
-  points: "очки",
-  waste: "відбій",
-  open: "відкрити",
-  turn: "перевернути",
-  call: "готово",
-  resign: "здатися",
-};
 
 document.documentElement.lang = current;

@@ -4,7 +4,7 @@
 
 import { api, hostToken, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { seatName, t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
 import { navigate } from "./main.js";
 
@@ -98,8 +98,7 @@ export function showLobby(main) {
 
 function seatSummary(seat) {
   if (seat.role === "open") return t("open");
-  if (seat.role === "bot") return `${seat.name} — ${t("seatBot")}`;
-  return seat.name;
+  return seatName(seat);
 }
 
 function tableList(tables, which) {

@@ -10,7 +10,7 @@
 // A parameter's content is the last part of its name: card, cards, rank, ranks (joined
 // by "-"), suit, term.
 
-import { lang } from "./i18n.js";
+import { lang, pluralIndex } from "./i18n.js";
 
 const catalogs = {}; // language -> Promise of its catalog
 
@@ -90,16 +90,7 @@ function article(text) {
 
 function plural(code, number, spec) {
   const forms = spec.split("|");
-  let index;
-  if (code === "uk") {
-    const tens = number % 100;
-    const units = number % 10;
-    if (units === 1 && tens !== 11) index = 0;
-    else if (units >= 2 && units <= 4 && !(tens >= 12 && tens <= 14)) index = 1;
-    else index = 2;
-  } else {
-    index = number === 1 ? 0 : 1;
-  }
+  const index = pluralIndex(number, code);
   return forms[Math.min(index, forms.length - 1)].replaceAll("#", String(number));
 }
 

@@ -5,8 +5,9 @@
 import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
-import { moveText, t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { showMissing } from "./main.js";
+import { MoveList, clockText, describeMove } from "./movelist.js";
 import { SpyBoard } from "./spy.js";
 
 const IDLE = { ready: false, move: () => false };
@@ -22,9 +23,15 @@ export function showReplay(main, tableId) {
       const steps = data.steps;
       const last = steps.length - 1;
       let at = 0;
-      const seats = data.players.map((name, index) => ({ index, name, role: "human" }));
+      const players = data.players.map(playerName); // bot seats in the reader's language
+      const seats = players.map((name, index) => ({ index, name, role: "human" }));
       const Board = data.game === "candidate" ? CandidateBoard : SpyBoard;
       board = new Board({ conn: IDLE, tableId, token: null, replay: true });
+      // Every move in words; the board shows its own list (Candidate) or one goes below.
+      const entries = steps.slice(1).map((step) => ({ seat: step.seat, move: step.move, events: step.events, time: step.time }));
+      const list = board.moveList || new MoveList({ game: data.game, names: players });
+      list.setNames(players);
+      list.reset(entries);
       const caption = h("p", { class: "replaymove", role: "status", "aria-live": "polite" });
       const slider = h("input", { type: "range", min: 0, max: last, value: 0, "aria-label": t("move", { k: 0, n: last }), class: "slider" });
       const button = (label, key, to) => {
@@ -33,13 +40,16 @@ export function showReplay(main, tableId) {
         return b;
       };
       function go(i) {
+        const forward = i === at + 1;
         at = Math.max(0, Math.min(last, i));
         const step = steps[at];
         slider.value = at;
         slider.setAttribute("aria-valuetext", t("move", { k: at, n: last }));
-        const who = step.seat === null ? "" : data.players[step.seat];
-        caption.textContent = `${t("move", { k: at, n: last })}${step.move ? ` — ${t("moveBy", { name: who, move: moveText(step.move) })}` : ""}`;
+        const entry = at > 0 ? entries[at - 1] : null;
+        const when = entry && typeof entry.time === "number" ? ` (${t("raceAt", { time: clockText(entry.time) })})` : "";
+        caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, players)}${when}` : ""}`;
         const view = step.view;
+        const stepped = { type: "step", forward, event: entry ? { type: "move", ...entry } : null };
         board.update({
           table: tableId,
           game: data.game,
@@ -52,7 +62,8 @@ export function showReplay(main, tableId) {
           hands: step.hands,
           legal_moves: [],
           clocks: null,
-        });
+        }, stepped);
+        list.mark(at - 1);
         main.dataset.step = at;
       }
       slider.addEventListener("input", () => go(Number(slider.value)));
@@ -81,6 +92,7 @@ export function showReplay(main, tableId) {
         caption,
         board.el,
       );
+      if (!board.moveList) main.append(list.el);
       go(0);
     })
     .catch((err) => {

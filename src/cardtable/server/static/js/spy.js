@@ -1,19 +1,69 @@
 // The Spy vs Spy table: your square and piles 5–6, points pile and racing deck, the
 // other players' progress live. What may go where comes only from the legal moves.
+// The server times the race: the 3-2-1 count before each round (state.count), the race
+// time (state.race) and the pause between rounds with its account (state.pause.segment).
 
+import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
-import { announce, h, replaceKeepingFocus } from "./dom.js";
-import { cardSpoken, moveText, t } from "./i18n.js";
+import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
+import { cardSpoken, moveText, seatName, t } from "./i18n.js";
+
+/** The shortcuts by physical key (KeyboardEvent.code), so they work in any layout. */
+const KEY_ACTIONS = [
+  ["KeyP", "keyPoints"],
+  ["KeyW", "keyWaste"],
+  ["Digit1", "keyPiles"],
+  ["KeyN", "keyNewPile"],
+  ["KeyT", "keyTurn"],
+  ["KeyC", "keyCall"],
+  ["KeyH", "keyHint"],
+  ["Escape", "keyCancel"],
+];
+
+/** What the player's layout types on each physical key: from the browser's layout map
+ * where it offers one, and from every key the player presses. */
+const layoutKeys = new Map();
+if (navigator.keyboard && navigator.keyboard.getLayoutMap) {
+  navigator.keyboard
+    .getLayoutMap()
+    .then((map) => map.forEach((key, code) => layoutKeys.has(code) || layoutKeys.set(code, key)))
+    .catch(() => {});
+}
+
+/** A physical key as the player's layout shows it, with the Latin letter beside it
+ * when they differ ("Й (Q)"): the shortcut list names keys the player can find. */
+export function keyLabel(code) {
+  if (code === "Escape") return "Esc";
+  if (code === "Digit1") return "1–6";
+  const latin = code.startsWith("Key") ? code.slice(3) : code;
+  const typed = (layoutKeys.get(code) || latin).toUpperCase();
+  return typed === latin ? latin : `${typed} (${latin})`;
+}
+
+/** "m:ss" */
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
 
 export class SpyBoard {
-  constructor({ conn }) {
+  /**
+   * `moveList` (optional) is told of every move at the table as it comes:
+   * `moveList.add({ seat, move, source, round, time })` — the hook for a shared move list.
+   */
+  constructor({ conn, tableId = null, token = null, moveList = null }) {
     this.conn = conn;
+    this.tableId = tableId;
+    this.token = token;
+    this.moveList = moveList;
     this.state = null;
     this.source = null; // "points" | "waste" | null
     this.round = null;
-    this.roundStarted = performance.now();
+    this.hint = null;
+    this.received = performance.now(); // when this.state came (the server's times are as of then)
+    this.counted = null; // the count number last said
     this.el = h("div", { class: "board spy", "aria-label": t("spy") });
-    this.timer = setInterval(() => this.tick(), 250);
+    this.timer = setInterval(() => this.tick(), 200);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -23,16 +73,42 @@ export class SpyBoard {
     document.removeEventListener("keydown", this.onKey);
   }
 
-  update(state) {
+  update(state, message) {
     this.state = state;
-    if (state.view.round !== this.round || state.pause) {
-      // A new round's race time starts when the pause before it ends.
+    this.received = performance.now();
+    if (state.view.round !== this.round || state.pause || state.count) {
       this.round = state.view.round;
-      this.roundStarted = performance.now();
       this.source = null;
+      this.hint = null;
     }
     if (this.source && !this.sourcePlayable(this.source)) this.source = null;
+    if (this.hint && !this.moves.has(this.hint)) this.hint = null;
+    const event = message && message.type === "update" ? message.event : null;
+    if (event && event.type === "go") {
+      if (this.counted !== t("raceGo")) announce(t("raceGo")); // said once, by whichever comes first
+      this.counted = null;
+    }
+    if (event && event.type === "move" && this.moveList) {
+      this.moveList.add({ seat: event.seat, move: event.move, source: event.source, round: state.view.round, time: this.raceSeconds() });
+    }
     this.draw();
+  }
+
+  /** Seconds until the race starts (the server's count), or null when none runs. */
+  countLeft() {
+    const count = this.state && this.state.count;
+    if (!count) return null;
+    return Math.max(0, count.seconds - (performance.now() - this.received) / 1000);
+  }
+
+  /** The race time the server keeps, carried on locally while the race runs; once the
+   * match is over, every round's together. */
+  raceSeconds() {
+    const state = this.state;
+    if (!state || !state.race) return 0;
+    if (state.status === "finished") return state.race.times.reduce((a, b) => a + b, 0);
+    const running = state.status === "playing" && !state.pause && !state.count;
+    return state.race.elapsed + (running ? (performance.now() - this.received) / 1000 : 0);
   }
 
   /** My legal moves without the seat number ("place waste 4"). */
@@ -85,52 +161,114 @@ export class SpyBoard {
     return false;
   }
 
+  /** Shortcuts by physical key (event.code): the same keys in an English or a
+   * Ukrainian layout. What the layout typed is remembered for the shortcut list. */
   key(event) {
     if (!this.state || this.state.seat === null) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const k = event.key.toLowerCase();
+    const code = event.code || "";
+    if (code.startsWith("Key") && event.key && event.key.length === 1 && layoutKeys.get(code) !== event.key.toLowerCase()) {
+      layoutKeys.set(code, event.key.toLowerCase());
+      const list = this.el.querySelector(".shortcuts");
+      if (list) list.replaceWith(this.shortcuts());
+    }
+    const digit = /^(Digit|Numpad)([1-6])$/.exec(code);
+    if (this.state.count && (digit || /^(Key[PWNOTC]|Space)$/.test(code))) {
+      // The race has not started: say so rather than doing nothing (S17).
+      toast(t("err_counting"), "info", 1500);
+      event.preventDefault();
+      return;
+    }
     let done = true;
-    if (k === "p") this.pick("points");
-    else if (k === "w") this.pick("waste");
-    else if (/^[1-6]$/.test(k)) this.placeOn(Number(k));
-    else if (k === "n" || k === "o") this.openNew();
-    else if (k === " " || k === "t") {
-      if (target && target.tagName === "BUTTON" && k === " ") return; // let Space press the focused button
+    if (code === "KeyP") this.pick("points");
+    else if (code === "KeyW") this.pick("waste");
+    else if (digit) this.placeOn(Number(digit[2]));
+    else if (code === "KeyN" || code === "KeyO") this.openNew();
+    else if (code === "Space" || code === "KeyT") {
+      if (target && target.tagName === "BUTTON" && code === "Space") return; // let Space press the focused button
       if (this.moves.has("turn")) this.send("turn");
-    } else if (k === "c") {
+    } else if (code === "KeyC") {
       if (this.moves.has("call")) this.send("call");
-    } else if (k === "escape") {
+    } else if (code === "KeyH") this.askHint();
+    else if (code === "Escape") {
       this.source = null;
       this.draw();
     } else done = false;
     if (done) event.preventDefault();
   }
 
-  /** The round just over, for the pause before the next one (table.js shows it). */
+  /** The shortcut list, each key as the player's layout shows it. */
+  shortcuts() {
+    const items = KEY_ACTIONS.map(([code, what]) => `${code === "KeyT" ? `${t("keySpace")} / ` : ""}${keyLabel(code)} ${t(what)}`);
+    return h("p", { class: "shortcuts" }, `${t("keysAre")} ${items.join(" · ")}`);
+  }
+
+  /** The strongest bot's move for this seat now (the server's /hint serves both games). */
+  async askHint() {
+    if (!this.tableId || !this.token || !this.moves.size) return;
+    try {
+      const answer = await api.hint(this.tableId, this.token);
+      const move = answer.move ? answer.move.replace(/^\d+ /, "") : null;
+      this.hint = move && this.moves.has(move) ? move : null;
+      this.draw();
+      announce(this.hint ? t("hintIs", { move: moveText(this.hint) }) : t("noHint"));
+    } catch (err) {
+      toast(t("err_generic", { detail: err.message }));
+    }
+  }
+
+  /** The round just over, for the pause before the next one (table.js shows it): the
+   * server's account — who called «finished» or how it was blocked, scores, totals. */
   lastSegment(state) {
-    const view = state.view;
-    const k = view.round_scores.length;
-    if (!k) return null;
-    const names = state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
-    const finisher = view.finishers[k - 1];
+    const segment = state.pause && state.pause.segment;
+    if (!segment) return null;
+    const names = state.seats.map((s) => seatName(s));
+    const how =
+      segment.ending === "called" ? t("endedCalled", { name: names[segment.ended_by] }) : t(`ended_${segment.ending}`);
+    const time = state.race ? ` ${t("raceTook", { time: clockText(state.race.elapsed) })}` : "";
     return {
-      heading: t("roundOver", { k }),
-      scores: view.round_scores[k - 1],
-      totals: view.totals,
-      note: finisher === null || finisher === undefined ? t("noFinisher") : t("finisher", { name: names[finisher] }),
+      heading: t("roundOver", { k: segment.number }),
+      scores: segment.scores,
+      totals: segment.totals,
+      note: `${how}.${time}`,
       next: (s) => t("nextRoundIn", { s }),
     };
   }
 
   tick() {
+    if (!this.state) return;
     const el = this.el.querySelector(".racetime");
-    if (!el || !this.state) return;
-    const playing = this.state.status === "playing" && this.state.view.phase === "playing" && !this.state.pause;
-    if (!playing) return;
-    const s = Math.floor((performance.now() - this.roundStarted) / 1000);
-    el.textContent = `${t("raceTime")}: ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    if (el) el.textContent = `${this.raceLabel()}: ${clockText(this.raceSeconds())}`;
+    const count = this.el.querySelector(".startcount");
+    const left = this.countLeft();
+    if (count && left !== null) {
+      const n = Math.ceil(left);
+      const text = n > 0 ? String(n) : t("raceGo");
+      if (count.firstChild.textContent !== text) {
+        count.firstChild.textContent = text;
+        if (this.counted !== text) announce(text);
+        this.counted = text;
+      }
+    }
+  }
+
+  raceLabel() {
+    return t(this.state.status === "finished" ? "raceTimeAll" : "raceTime");
+  }
+
+  /** The 3-2-1 count before the race: one big number, the same for every player. */
+  startCount() {
+    const left = this.countLeft();
+    if (left === null) return null;
+    const n = Math.ceil(left);
+    return h(
+      "div",
+      { class: "startcount", role: "timer", "aria-live": "off", "data-key": "startcount" },
+      h("span", { class: "number" }, n > 0 ? String(n) : t("raceGo")),
+      h("span", { class: "caption" }, t("raceStartsIn", { k: this.state.view.round })),
+    );
   }
 
   draw() {
@@ -138,26 +276,32 @@ export class SpyBoard {
     const view = state.view;
     const mine = view.seats.find((s) => s.player === state.seat) || null;
     const others = view.seats.filter((s) => s.player !== state.seat);
+    const over = state.status === "finished";
     replaceKeepingFocus(
       this.el,
       h(
         "div",
         { class: "dealinfo" },
-        h("strong", {}, t("roundOf", { k: view.round, n: view.rounds })),
-        h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${t("raceTime")}: 0:00`),
+        h("strong", {}, over ? t("matchOver") : t("roundOf", { k: view.round, n: view.rounds })),
+        // In the pause the next round is dealt but not raced: the panel says how long the last one took.
+        state.pause ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
       ),
+      this.startCount(),
       mine ? this.myArea(mine) : null,
-      mine ? h("p", { class: "shortcuts" }, t("shortcuts")) : null,
-      h(
-        "section",
-        { class: "others", "aria-label": t("others") },
-        h("h2", {}, mine ? t("others") : t("players")),
-        h("ul", { class: "otherlist" }, others.map((s) => this.otherSeat(s))),
-      ),
+      mine ? this.shortcuts() : null,
+      view.seats.length
+        ? h(
+            "section",
+            { class: "others", "aria-label": t("others") },
+            h("h2", {}, mine ? t("others") : t("players")),
+            h("ul", { class: "otherlist" }, others.map((s) => this.otherSeat(s))),
+          )
+        : null,
       this.scores(),
     );
     this.el.dataset.legal = JSON.stringify([...this.moves]);
     this.el.dataset.round = view.round;
+    this.el.dataset.counting = state.count ? "true" : "";
     this.tick();
   }
 
@@ -171,7 +315,7 @@ export class SpyBoard {
         "button",
         {
           type: "button",
-          class: `source ${ok ? "playable" : ""} ${this.source === source ? "chosen" : ""}`,
+          class: `source ${ok ? "playable" : ""} ${this.source === source ? "chosen" : ""} ${this.hinted(source) ? "hinted" : ""}`,
           "data-key": `source-${source}`,
           "data-source": source,
           "aria-pressed": this.source === source ? "true" : "false",
@@ -197,7 +341,7 @@ export class SpyBoard {
         "button",
         {
           type: "button",
-          class: `pile target ${targets ? "choosable" : ""}`,
+          class: `pile target ${targets ? "choosable" : ""} ${this.hint && this.hint.startsWith("place ") && this.hint.endsWith(` ${n}`) ? "hinted" : ""}`,
           "data-key": `pile-${n}`,
           "data-pile": n,
           "aria-label": `${t("pile", { n })}: ${cardSpoken(pile.top)}, ${t("cards", { n: pile.size })}`,
@@ -213,7 +357,7 @@ export class SpyBoard {
       const canOpen = this.source ? moves.has(`open ${this.source}`) : moves.has("open points") || moves.has("open waste");
       const slot = h(
         "button",
-        { type: "button", class: `pile newpile ${canOpen ? "choosable" : ""}`, "data-key": "newpile", "aria-label": t("newPile") },
+        { type: "button", class: `pile newpile ${canOpen ? "choosable" : ""} ${this.hint && this.hint.startsWith("open ") ? "hinted" : ""}`, "data-key": "newpile", "aria-label": t("newPile") },
         h("span", {}, "+"),
         h("span", { class: "pileno" }, t("newPile")),
       );
@@ -225,7 +369,7 @@ export class SpyBoard {
       "button",
       {
         type: "button",
-        class: "deck",
+        class: `deck ${this.hint === "turn" ? "hinted" : ""}`,
         "data-key": "deck",
         "aria-label": `${t("turn")} — ${t("deck")}: ${t("cardsLeft", { n: seat.deck_count })}`,
         disabled: !moves.has("turn"),
@@ -235,14 +379,17 @@ export class SpyBoard {
       h("span", { class: "label", "aria-hidden": "true" }, t("deck")),
     );
     deck.addEventListener("click", () => this.send("turn"));
-    const call = h("button", { type: "button", class: "primary call", "data-key": "call", disabled: !moves.has("call") }, t("call"));
+    const call = h("button", { type: "button", class: `primary call ${this.hint === "call" ? "hinted" : ""}`, "data-key": "call", disabled: !moves.has("call") }, t("call"));
     call.addEventListener("click", () => this.send("call"));
     const resign = h("button", { type: "button", class: "small", "data-key": "resign", disabled: !moves.has("resign") }, t("resign"));
     resign.addEventListener("click", () => this.send("resign"));
+    const hint = h("button", { type: "button", class: "small", "data-key": "hint", disabled: !moves.size || !this.token }, t("hint"));
+    hint.addEventListener("click", () => this.askHint());
+    const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) })) : null;
     return h(
       "section",
-      { class: "side mine spyseat", "aria-label": seat.name },
-      h("h2", {}, seat.name, " ", this.flags(seat)),
+      { class: "side mine spyseat", "aria-label": seatName(seat) },
+      h("h2", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "spyrow" },
@@ -251,8 +398,14 @@ export class SpyBoard {
         sourceButton("waste", seat.waste_top, seat.waste_count, t("waste"), wasteOk),
       ),
       h("div", { class: "square", role: "group", "aria-label": t("piles") }, piles),
-      h("div", { class: "buttons" }, call, resign),
+      h("div", { class: "buttons" }, call, resign, hint),
+      hintText,
     );
+  }
+
+  /** Is the hinted move one with the card of `source`? */
+  hinted(source) {
+    return Boolean(this.hint) && (this.hint.startsWith(`place ${source} `) || this.hint === `open ${source}`);
   }
 
   dropTarget(el, act) {
@@ -281,7 +434,7 @@ export class SpyBoard {
     return h(
       "li",
       { class: "otherseat", "data-player": seat.player },
-      h("h3", {}, seat.name, " ", this.flags(seat)),
+      h("h3", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "mini" },
@@ -292,7 +445,14 @@ export class SpyBoard {
           h("span", { class: "count" }, `${t("points")}: ${seat.points_count}`),
         ),
         h("span", { class: "minipiles", role: "list", "aria-label": t("piles") }, seat.piles.map((p) => h("span", { role: "listitem" }, cardFace(p.top)))),
-        h("span", { class: "minimeta" }, `${t("deck")}: ${seat.deck_count} · ${t("waste")}: ${seat.waste_count} · ${t("movesMade", { n: seat.moves })}`),
+        // The waste top is public (S4-S5 hide only the racing deck and the points cards under the top).
+        h(
+          "span",
+          { class: "miniwaste", "aria-label": `${t("waste")}: ${seat.waste_top ? cardSpoken(seat.waste_top) : t("empty")}, ${t("cards", { n: seat.waste_count })}` },
+          seat.waste_top ? cardFace(seat.waste_top) : emptySpot(t("empty")),
+          h("span", { class: "count" }, `${t("waste")}: ${seat.waste_count}`),
+        ),
+        h("span", { class: "minimeta" }, `${t("deck")}: ${seat.deck_count} · ${t("movesMade", { n: seat.moves })}`),
       ),
     );
   }
@@ -300,7 +460,8 @@ export class SpyBoard {
   scores() {
     const view = this.state.view;
     if (!view.round_scores.length) return null;
-    const names = this.state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    const names = this.state.seats.map((s) => seatName(s));
+    const times = this.state.race ? this.state.race.times : null;
     return h(
       "section",
       { class: "roundscores" },
@@ -308,22 +469,26 @@ export class SpyBoard {
         "table",
         {},
         h("caption", {}, t("roundScores")),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), names.map((n) => h("th", { scope: "col" }, n)))),
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, "#"), names.map((n) => h("th", { scope: "col" }, n)), times ? h("th", { scope: "col" }, t("raceTime")) : null),
+        ),
         h(
           "tbody",
           {},
           view.round_scores.map((scores, i) =>
-            h("tr", {}, h("th", { scope: "row" }, i + 1), scores.map((s) => h("td", {}, s))),
+            h("tr", {}, h("th", { scope: "row" }, i + 1), scores.map((s) => h("td", {}, s)), times ? h("td", { class: "time" }, times[i] === undefined ? "" : clockText(times[i])) : null),
           ),
-          h("tr", { class: "totalrow" }, h("th", { scope: "row" }, t("totals")), view.totals.map((s) => h("td", {}, s))),
+          h("tr", { class: "totalrow" }, h("th", { scope: "row" }, t("totals")), view.totals.map((s) => h("td", {}, s)), times ? h("td", {}) : null),
         ),
       ),
       h(
-        "p",
-        {},
-        view.finishers
-          .map((f, i) => `${i + 1}: ${f === null ? t("noFinisher") : t("finisher", { name: names[f] })}`)
-          .join(" · "),
+        "ul",
+        { class: "endings" },
+        (this.state.segments || []).map((s) =>
+          h("li", {}, `${s.number}: ${s.ending === "called" ? t("endedCalled", { name: names[s.ended_by] }) : t(`ended_${s.ending}`)}`),
+        ),
       ),
     );
   }

@@ -5,12 +5,17 @@ import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { moveText, seatName, t } from "./i18n.js";
 import { waitingInvites, waitingLine } from "./invites.js";
 import { showMissing } from "./main.js";
 import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
+import { clockText } from "./movelist.js";
+import { playSound, soundSwitch } from "./sound.js";
 import { SpyBoard } from "./spy.js";
+
+/** Below this many seconds a clock turns red (and your own beeps once). */
+const LOW_SECONDS = 10;
 
 const BOARDS = { candidate: CandidateBoard, spy: SpyBoard };
 
@@ -86,7 +91,9 @@ function play(main, tableId, mine, missing) {
   const pausePanel = h("section", { class: "pausepanel", hidden: true, "aria-labelledby": "pause-h" });
   const waiting = waitingInvites(tableId, mine);
   const next = nextGame(tableId, mine);
-  main.append(title, banner, seatsBar, status, waiting.el, pausePanel, boardHolder, result);
+  // Said plainly when a run-out clock made a move: whose, which, and what happens next.
+  const clockNote = h("p", { class: "banner warn clocknote", role: "alert", hidden: true });
+  main.append(h("div", { class: "titlebar" }, title, soundSwitch()), banner, seatsBar, status, clockNote, waiting.el, pausePanel, boardHolder, result);
 
   let board = null;
   let clocksAt = 0;
@@ -94,11 +101,23 @@ function play(main, tableId, mine, missing) {
   let lastAnnounced = "";
   let pauseTimer = null;
   let pausedAt = null; // the version whose pause is on screen
+  let online = true; // this page's own connection is open
+  let lastState = null;
+  let lowWarned = false; // the "time running low" beep of this stretch was played
+  let timeControl = null; // {initial, increment} in seconds, for the run-out clock's note
+  api
+    .table(tableId)
+    .then((info) => {
+      timeControl = info.time_control;
+    })
+    .catch(() => {});
 
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
     onState: (state, message) => render(state, message),
     onError: (code, message, reply) => showRefusal(code, message, reply),
     onStatus: (status, seconds, again) => {
+      online = status === "open";
+      if (lastState) renderSeats(lastState); // your own seat says the connection is lost
       if (status === "lost") {
         banner.hidden = false;
         banner.className = "banner warn";
@@ -123,6 +142,7 @@ function play(main, tableId, mine, missing) {
     let text;
     if (code === "illegal") {
       const said = reply ? await refusalText(reply.message_id, reply.params) : null;
+      if (board && board.refused && board.refused(said ?? message)) return; // said at the card
       text = t("err_illegal", { detail: said ?? message });
     } else if (code === "paused") text = t("err_paused", { s: reply?.params?.seconds ?? "" });
     else if (t(key) !== key) text = t(key);
@@ -132,7 +152,7 @@ function play(main, tableId, mine, missing) {
   }
 
   function names(state) {
-    return state.seats.map((s) => s.name || t("seat", { n: s.index + 1 }));
+    return state.seats.map((s) => seatName(s));
   }
 
   function render(state, message) {
@@ -146,6 +166,12 @@ function play(main, tableId, mine, missing) {
       boardHolder.replaceChildren(board.el);
     }
     if (board && state.view) board.update(state, message);
+    lastState = state;
+    tickClocks(state); // the board's own clocks too
+    noteClock(state, message);
+    if (message && message.type === "update" && message.event.type === "move" && /(^|\s)call$/.test(message.event.move)) {
+      playSound("call");
+    }
     status.textContent = statusLine(state);
     renderPause(state);
     if (status.textContent !== lastAnnounced && state.game === "candidate") {
@@ -164,7 +190,7 @@ function play(main, tableId, mine, missing) {
   function statusLine(state) {
     if (state.status === "waiting") return waitingLine(state);
     if (state.status === "finished") return t("matchOver");
-    if (state.pause) return t("pausedLine"); // nobody moves until the next deal or round
+    if (state.pause) return t(state.pause.holds ? "pausedHolds" : "pausedLine"); // nobody moves now
     if (state.game === "candidate" && state.view && state.view.decision) {
       const decision = t(`decision_${state.view.decision}`);
       if (state.to_move === state.seat) return t("yourTurn", { decision });
@@ -176,21 +202,44 @@ function play(main, tableId, mine, missing) {
     return "";
   }
 
+  /** A move a run-out clock made: for your own seat a note that stays until you move
+   * again, saying what was played and what the time control does next. */
+  function noteClock(state, message) {
+    const event = message && message.type === "update" ? message.event : null;
+    if (!event || event.type !== "move") return;
+    if (event.source !== "clock") {
+      if (event.seat === state.seat) clockNote.hidden = true;
+      return;
+    }
+    const move = moveText(event.move.replace(/^\d+ /, ""));
+    if (event.seat === state.seat) {
+      const s = state.clocks ? Math.round(state.clocks[state.seat]) : 0;
+      const inc = timeControl ? timeControl.increment : null;
+      clockNote.textContent = inc ? t("clockOutMine", { move, s, inc }) : t("clockOutMineNoInc", { move, s });
+      clockNote.hidden = false;
+      announce(clockNote.textContent);
+    } else {
+      toast(t("clockOutOther", { name: names(state)[event.seat] }), "info", 5000);
+    }
+  }
+
   function renderSeats(state) {
     clocksAt = performance.now();
     const items = state.seats.map((s) => {
       const flags = [];
-      if (s.role === "bot") flags.push(`${t("seatBot")} (${t(s.level)})`);
-      if (s.role === "human") flags.push(s.connected ? t("connected") : t("away"));
+      if (s.role === "human") {
+        if (s.index === state.seat && !online) flags.push(t("youOffline"));
+        else flags.push(s.connected ? t("connected") : t("away"));
+      }
       if (s.substituted) flags.push(t("botFor"));
       const clock = state.clocks ? h("span", { class: "clock", "data-seat": s.index, "aria-label": t("clock") }) : null;
       return h(
         "li",
         {
-          class: `seatchip ${s.index === state.seat ? "me" : ""} ${state.to_move === s.index ? "tomove" : ""}`,
+          class: `seatchip ${s.index === state.seat ? "me" : ""} ${state.to_move === s.index ? "tomove" : ""} ${s.index === state.seat && !online ? "offline" : ""}`,
           "aria-current": state.to_move === s.index ? "true" : false,
         },
-        h("strong", {}, s.role === "open" ? t("open") : s.name),
+        h("strong", {}, s.role === "open" ? t("open") : seatName(s)),
         s.index === state.seat ? ` (${t("you")})` : "",
         flags.length ? h("span", { class: "flags" }, ` · ${flags.join(" · ")}`) : "",
         clock,
@@ -200,22 +249,34 @@ function play(main, tableId, mine, missing) {
     tickClocks(state);
     clearInterval(clockTimer);
     if (state.clocks && state.status === "playing") {
-      clockTimer = setInterval(() => tickClocks(state), 500);
+      clockTimer = setInterval(() => tickClocks(state), 250);
     }
+  }
+
+  /** Whose clock runs: the seat to move (everyone in a race), never a seat a bot plays,
+   * never during a pause, and none while this page has lost its connection (what the
+   * server counts is unknown until it answers again). */
+  function clockRuns(state, seat) {
+    const s = state.seats[seat];
+    if (!online || state.status !== "playing" || state.pause) return false;
+    if (!s || s.role === "bot" || s.substituted) return false;
+    return state.to_move === seat || state.to_move === "anyone";
   }
 
   function tickClocks(state) {
     if (!state.clocks) return;
     const spent = (performance.now() - clocksAt) / 1000;
-    for (const el of seatsBar.querySelectorAll(".clock")) {
+    for (const el of main.querySelectorAll(".clock[data-seat]")) {
       const seat = Number(el.dataset.seat);
-      const running =
-        state.status === "playing" && (state.to_move === seat || state.to_move === "anyone");
+      const running = clockRuns(state, seat);
       const left = Math.max(0, state.clocks[seat] - (running ? spent : 0));
-      const m = Math.floor(left / 60);
-      const s = Math.floor(left % 60);
-      el.textContent = ` · ${m}:${String(s).padStart(2, "0")}`;
-      el.classList.toggle("low", left < 15);
+      el.textContent = el.classList.contains("sideclock") ? clockText(left) : ` · ${clockText(left)}`;
+      el.classList.toggle("low", left < LOW_SECONDS);
+      el.classList.toggle("running", running);
+      if (seat === state.seat && running) {
+        if (left < LOW_SECONDS && !lowWarned) playSound("low");
+        lowWarned = left < LOW_SECONDS;
+      }
     }
   }
 
@@ -232,9 +293,13 @@ function play(main, tableId, mine, missing) {
     const ends = performance.now() + state.pause.seconds * 1000;
     const who = names(state);
     const countdown = h("p", { class: "countdown", role: "timer", "aria-live": "off" });
+    const waiting = state.seats.filter((s) => s.role === "human" && s.connected && !s.substituted && !state.pause.ready.includes(s.index));
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
-      countdown.textContent = left > 0 ? segment.next(left) : t("starting");
+      if (state.pause.holds) {
+        // A turn-based game waits for every person present: no countdown to race.
+        countdown.textContent = t("waitContinue", { names: waiting.map((s) => names(state)[s.index]).join(", ") });
+      } else countdown.textContent = left > 0 ? segment.next(left) : t("starting");
     };
     const rows = who.map((name, i) =>
       h(
@@ -248,7 +313,7 @@ function play(main, tableId, mine, missing) {
     const person = state.seat !== null && mine && state.seats[state.seat].role === "human";
     const done = state.seat !== null && state.pause.ready.includes(state.seat);
     const readyButton = person
-      ? h("button", { type: "button", class: "primary", "data-key": "ready", disabled: done }, done ? t("waitingOthers") : t("ready"))
+      ? h("button", { type: "button", class: "primary", "data-key": "ready", disabled: done }, done ? t("waitingOthers") : t(state.pause.holds ? "continueDeal" : "ready"))
       : null;
     if (readyButton) {
       readyButton.addEventListener("click", () => {
