@@ -1,12 +1,12 @@
 """Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
-server)."""
+server, analysis)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "bots", "arena", "rl", "server")
+BENCHMARKS = ("candidate", "spy", "bots", "arena", "rl", "server", "analysis")
 
 
 def main(argv: list[str]) -> int:

@@ -382,20 +382,64 @@ def _arena_count(game: str, deals: int | None, rounds: int | None) -> int:
 
 @app.command(cls=_Command)
 def analyse(
-    game: Annotated[GameName, typer.Argument(help="Which game (spy).")],
-    seed: Annotated[int, typer.Option(help="Seed of the deal to analyse.")],
-    players: Annotated[int, typer.Option(help="Spy: number of players (2-8).")] = 2,
+    game: Annotated[GameName, typer.Argument(help="Which game.")],
+    record: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A record file to analyse move by move (docs/analysis.md).", show_default=False
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Spy without RECORD: seed of the deal whose races the oracle and bots run. "
+            "With RECORD: the analysis's own seed (default 0).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[int, typer.Option(help="Spy --seed: number of players (2-8).")] = 2,
     bots: Annotated[
-        str, typer.Option(help="Bots to race beside the oracle, comma separated.")
+        str, typer.Option(help="Spy --seed: bots to race beside the oracle, comma separated.")
     ] = "model,planner,greedy,random",
     option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     deals: Annotated[
-        int, typer.Option(help="Summarise this many deals from --seed on (means, gaps, CIs).")
+        int, typer.Option(help="Spy --seed: summarise this many deals from --seed on.")
     ] = 1,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            help="RECORD: determinisations per move (Candidate, 16) or planner worlds (Spy, 16).",
+            show_default=False,
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="RECORD: save the evaluation graph as a PNG.")
+    ] = None,
+    quiet: Quiet = False,
 ) -> None:
-    """The oracle's shortest race for a deal beside each bot's race on the same cards."""
+    """Analyse a played RECORD move by move (marks, the better move, the evaluation
+    graph), or with --seed (Spy) race one deal's cards by the oracle and by bots."""
     try:
+        if record is not None:
+            from cardtable.arena.review_commands import review_command
+
+            review_command(
+                game.value,
+                record,
+                seed=0 if seed is None else seed,
+                samples=samples,
+                as_json=as_json,
+                plot=plot,
+                quiet=quiet,
+                stdout=out,
+                stderr=err,
+            )
+            return
+        if plot is not None or samples is not None:
+            raise BadOptions("--plot and --samples go with a RECORD file to analyse")
+        if seed is None:
+            raise BadOptions("give a RECORD file to analyse, or --seed N for a Spy deal's races")
         from cardtable.arena.analysis import analyse_command
 
         analyse_command(

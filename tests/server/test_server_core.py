@@ -53,13 +53,13 @@ def seated(game: FakeGame | None = None, **options: object) -> TableCore:
     return TableCore(table)
 
 
-def two_people_at_spy(table_id: str) -> TableCore:
-    """Ann and Bob seated at a two-round Spy race that pauses 10 s between rounds."""
+def two_people_at(game: str, table_id: str, options: dict[str, object], seed: int) -> TableCore:
+    """Ann and Bob seated at a table of ``game`` that pauses 10 s between deals or rounds."""
     table = Table.create(
         table_id=table_id,
-        game=find_game("spy"),
-        options={"rounds": 2},
-        seed=4,
+        game=find_game(game),
+        options=options,
+        seed=seed,
         bot_levels=[None, None],
         invites=["inv-a", "inv-b"],
         pacing=Pacing(segment_pause=10.0, start_count=0.0),
@@ -67,6 +67,11 @@ def two_people_at_spy(table_id: str) -> TableCore:
     table.join("inv-a", "Ann", TOKENS[0], now=0.0)
     table.join("inv-b", "Bob", TOKENS[1], now=0.0)
     return TableCore(table)
+
+
+def two_people_at_spy(table_id: str) -> TableCore:
+    """Ann and Bob seated at a two-round Spy race that pauses 10 s between rounds."""
+    return two_people_at("spy", table_id, {"rounds": 2}, seed=4)
 
 
 def message(data: dict[str, object]) -> ClientMessage:
@@ -268,3 +273,47 @@ def test_read_refuses_what_is_not_a_protocol_message(raw: str | bytes | None, co
     assert refused.version == 7
     assert refused.message_id == f"server.{code}"
     assert refused.message
+
+
+def test_a_welcomes_history_carries_each_moves_race_time_and_public_events() -> None:
+    """A reloaded page rebuilds the same move list: in a race each move keeps the
+    seconds its round's race had run, and what it showed (Spy events are public, S9)."""
+    core = two_people_at_spy("h1")
+    ann = hello(core, 0)
+    answer, effects = core.submit(
+        0, "turn", version=None, move_id="t", source=Source.PLAYER, now=3.25
+    )
+    assert answer.outcome == "accepted"
+    (broadcast,) = [e for e in effects if isinstance(e, Broadcast)]
+    assert broadcast.event.time == 3.2  # the race started at 0.0 (no start count here)
+    welcome = sent(core.receive(Peer(), message({"type": "hello", "token": TOKENS[1]}), 4.0))[0]
+    assert isinstance(welcome, Welcome)
+    (past,) = welcome.history
+    assert (past.seat, past.move, past.time) == (0, "0 turn", 3.2)
+    (turned,) = [e for e in past.events if e["type"] == "turn"]
+    assert turned["card"] == core.table.snapshot(0, 4.0)["view"]["seats"][0]["waste_top"]
+    assert ann.seat == 0
+
+
+def test_a_welcomes_history_shows_a_drawn_card_only_to_its_drawer() -> None:
+    """History events pass the engine's ``seen_by``, like updates: a card drawn in
+    Candidate is named to its drawer and hidden from the other seat and spectators."""
+    core = two_people_at("candidate", "h2", {}, seed=5)
+    table = core.table
+    drawn = None
+    for step in range(400):
+        seat = table.match.to_move() if table.match else None
+        assert isinstance(seat, int)
+        moves = table.legal_moves(seat)
+        move = next((m for m in moves if m.startswith("draw")), moves[-1])
+        core.submit(seat, move, version=None, move_id=f"m{step}", source=Source.PLAYER, now=1.0)
+        if move.startswith("draw"):
+            drawn = (seat, len(table.moves) - 1)
+            break
+    assert drawn is not None
+    drawer, index = drawn
+    for viewer, sees in ((drawer, True), (1 - drawer, False), (None, False)):
+        events = core.history(viewer)[index].events
+        (drew,) = [e for e in events if e["type"] == "drew"]
+        assert bool(drew.get("cards")) is sees
+        assert core.history(viewer)[index].time is None  # a turn-based game has no race

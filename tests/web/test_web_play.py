@@ -422,7 +422,11 @@ def test_spy_replay_captions_moves_in_words_with_their_race_time(
     ann, bob = open_page(browser), open_page(browser, lang="uk")
     join_by_invite(ann, web_server.base, created["invites"][0]["link"], "Ann")
     join_by_invite(bob, web_server.base, created["invites"][1]["link"], "Bob")
-    ann.wait_for_selector(".board.spy .spyseat")
+    # The race on (after the table's start count, S17): an update that is not the
+    # move's own (a seat connecting, the count's "go") would pass for its answer.
+    for page in (ann, bob):
+        page.wait_for_selector(".board.spy .spyseat")
+    ann.wait_for_function("window.cardtableConnection.state.legal_moves.includes('0 turn')")
     for _ in range(2):
         move_by_wire(ann, "turn")
     ann.wait_for_timeout(1100)  # a race time of at least one second for the resign

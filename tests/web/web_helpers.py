@@ -64,11 +64,14 @@ def join_by_invite(page: Any, base: str, link: str, name: str) -> None:
     page.wait_for_selector("#main[data-status]")
 
 
-def join_as(browser: Any, base: str, link: str, name: str, *, lang: str, phone: bool) -> Any:
+def join_as(
+    browser: Any, base: str, link: str, name: str, *, lang: str, phone: bool, **options: Any
+) -> Any:
     """A new browser (a phone at 390×844, or a desktop) in ``lang`` taking the seat of an
-    invite link as ``name``; its page."""
+    invite link as ``name``; its page. ``options`` go to the browser context (e.g.
+    ``reduced_motion="reduce"``)."""
     size = {"width": 390, "height": 844} if phone else {"width": 1100, "height": 900}
-    context = browser.new_context(viewport=size, is_mobile=phone)
+    context = browser.new_context(viewport=size, is_mobile=phone, **options)
     context.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
     page = context.new_page()
     join_by_invite(page, base, link, name)

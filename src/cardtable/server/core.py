@@ -187,9 +187,20 @@ class TableCore:
             type="update", version=self.table.version, event=event, state=self.state(seat, now)
         )
 
-    def history(self) -> list[PastMove]:
-        """The match's accepted moves so far: move texts are public in every game."""
-        return [PastMove(seat=e.seat, move=e.move, source=e.source.value) for e in self.table.moves]
+    def history(self, seat: int | None) -> list[PastMove]:
+        """The match's accepted moves so far, as ``seat`` saw them come: move texts are
+        public in every game; each move's events pass the engine's ``seen_by`` (a card
+        drawn shows only to its drawer), as in the updates."""
+        return [
+            PastMove(
+                seat=e.seat,
+                move=e.move,
+                source=e.source.value,
+                events=[dict(shown.seen_by(seat)) for shown in e.events],
+                time=e.time,
+            )
+            for e in self.table.moves
+        ]
 
     def resync(
         self,
@@ -300,7 +311,7 @@ class TableCore:
             version=table.version,
             seat=seat,
             state=self.state(seat, now),
-            history=self.history(),
+            history=self.history(seat),
         )
         return [*effects, Send(welcome)]
 
@@ -331,7 +342,9 @@ class TableCore:
         entry = answer.entry
         if answer.outcome != "accepted" or entry is None or table.version == before:
             return answer, []
-        event = Event(type="move", seat=seat, move=entry.move, source=entry.source.value)
+        event = Event(
+            type="move", seat=seat, move=entry.move, source=entry.source.value, time=entry.time
+        )
         shown = answer.applied.events if answer.applied is not None else ()
         return answer, [Store(entry), Broadcast(event, shown=shown)]
 

@@ -179,6 +179,10 @@ class Event(BaseModel):
         description="A move's engine events as this recipient may see them (a card drawn "
         "shows only to its drawer): captures, a lobby discarded, the end of a deal or round.",
     )
+    time: float | None = Field(
+        default=None,
+        description="A race's move: the seconds its round's race had run when it came.",
+    )
 
 
 class PastMove(BaseModel):
@@ -187,6 +191,15 @@ class PastMove(BaseModel):
     seat: int
     move: str = Field(description="The move in record notation (public in every game).")
     source: Literal["player", "bot", "substitute", "clock"]
+    events: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The move's engine events as the recipient may see them (as in an update).",
+    )
+    time: float | None = Field(
+        default=None,
+        description="A race's move: the seconds its round's race had run when it came "
+        "(none for a move made before the server last restarted).",
+    )
 
 
 class Welcome(_Message):

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from cardtable.errors import CardtableError
-from cardtable.games.base import Applied
+from cardtable.games.base import Applied, MatchEvent
 
 __all__ = [
     "Answer",
@@ -147,13 +147,22 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class MoveEntry:
-    """An accepted move: the version it produced, who, what, the client's id, by whom."""
+    """An accepted move: the version it produced, who, what, the client's id, by whom.
+
+    ``time`` is, in a race, the seconds the round's race had run when the move came
+    (``None`` in a turn-based game, and for a move replayed from storage); ``events``
+    are what the move showed, each with what every seat may see of it, so a client that
+    reconnects gets the same move list as one that watched (not stored: a restored
+    table replays them from its moves).
+    """
 
     version: int
     seat: int
     move: str
     move_id: str | None
     source: Source
+    time: float | None = None
+    events: tuple[MatchEvent, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ second window shows the same time.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import OrderedDict
@@ -410,7 +411,11 @@ class Table:
                 params=dict(getattr(exc, "params", None) or {}),
             )
         self._settle(now)
-        entry = MoveEntry(self.version + 1, seat, applied.text, move_id, source)
+        # In a race: how long the round's race had run (the move list shows it).
+        race = round(max(0.0, now - self.race_since), 1) if self.race_since is not None else None
+        entry = MoveEntry(
+            self.version + 1, seat, applied.text, move_id, source, race, applied.events
+        )
         self.moves.append(entry)
         self.version += 1
         for affected in applied.affected:
@@ -777,8 +782,9 @@ class Table:
         if status is not Status.WAITING:
             names = [s.name or f"Player {s.index + 1}" for s in seats]
             match = game.new_match(seed=seed, players=names, options=table.options)
-            for entry in moves:
-                match.apply(entry.seat, entry.move)
+            for stored in moves:
+                applied = match.apply(stored.seat, stored.move)
+                entry = dataclasses.replace(stored, events=applied.events)
                 table.moves.append(entry)
                 if entry.move_id is not None:
                     table._accepted[(entry.seat, entry.move_id)] = Answer(

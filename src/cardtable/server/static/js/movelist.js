@@ -144,7 +144,7 @@ export class MoveList {
       "li",
       { class: `move ${entry.source && entry.source !== "player" ? `by-${entry.source}` : ""}`, "data-index": this.items.length },
       h("span", { class: "moveno", "aria-hidden": "true" }, `${this.count}.`),
-      time,
+      time ? [time, " "] : null, // a space, so the time and the words are read apart
       h("span", { class: "movetext" }, describeMove(this.game, entry, this.names)),
       extra.map((line) => h("span", { class: "moveevent" }, line)),
     );

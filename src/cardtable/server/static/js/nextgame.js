@@ -105,7 +105,7 @@ export function nextGame(tableId, mine) {
       offered(state);
       return;
     }
-    el.replaceChildren(...(mine && state.seat !== null ? offers(state) : []));
+    el.replaceChildren(...(mine && state.seat !== null ? offers(state).filter(Boolean) : [])); // no "null" for a closed form
     const toggle = el.querySelector("[data-action=newgame]");
     if (toggle) toggle.setAttribute("aria-expanded", String(formOpen));
   }

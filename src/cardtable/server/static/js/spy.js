@@ -2,11 +2,17 @@
 // other players' progress live. What may go where comes only from the legal moves.
 // The server times the race: the 3-2-1 count before each round (state.count), the race
 // time (state.race) and the pause between rounds with its account (state.pause.segment).
+// Every move is in the move list (movelist.js) with its race time, rebuilt from a
+// welcome's history after a reload; the last one is marked on the table, placements
+// slide in (motion.js) and a card played or «finished» called is heard (sound.js).
 
 import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
 import { cardSpoken, moveText, seatName, t } from "./i18n.js";
+import { rectOf, slideFrom } from "./motion.js";
+import { MoveList, clockText, describeMove } from "./movelist.js";
+import { playSound } from "./sound.js";
 
 /** The shortcuts by physical key (KeyboardEvent.code), so they work in any layout. */
 const KEY_ACTIONS = [
@@ -40,29 +46,29 @@ export function keyLabel(code) {
   return typed === latin ? latin : `${typed} (${latin})`;
 }
 
-/** "m:ss" */
-function clockText(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 export class SpyBoard {
   /**
-   * `moveList` (optional) is told of every move at the table as it comes:
-   * `moveList.add({ seat, move, source, round, time })` — the hook for a shared move list.
+   * `moveList` (a MoveList; the board makes its own when none is given) is told of
+   * every move at the table as it comes: `moveList.add({ seat, move, source, events,
+   * round, time })`, and given a welcome's whole history with `moveList.reset(entries)`.
    */
   constructor({ conn, tableId = null, token = null, moveList = null }) {
     this.conn = conn;
     this.tableId = tableId;
     this.token = token;
-    this.moveList = moveList;
+    this.moveList = moveList || new MoveList({ game: "spy", names: [] });
+    this.lastMove = null; // {seat, move, source, events, time} of the move marked on the table
+    this.motion = false; // the next draw slides the placed or turned card in
     this.state = null;
     this.source = null; // "points" | "waste" | null
     this.round = null;
     this.hint = null;
     this.received = performance.now(); // when this.state came (the server's times are as of then)
     this.counted = null; // the count number last said
-    this.el = h("div", { class: "board spy", "aria-label": t("spy") });
+    // The list stays in place while the table is redrawn (a race redraws many times a
+    // second): its scroll position and the reader's place in it are kept.
+    this.surface = h("div", { class: "spytable" });
+    this.el = h("div", { class: "board spy", "aria-label": t("spy") }, this.surface, this.moveList.el);
     this.timer = setInterval(() => this.tick(), 200);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
@@ -88,10 +94,72 @@ export class SpyBoard {
       if (this.counted !== t("raceGo")) announce(t("raceGo")); // said once, by whichever comes first
       this.counted = null;
     }
-    if (event && event.type === "move" && this.moveList) {
-      this.moveList.add({ seat: event.seat, move: event.move, source: event.source, round: state.view.round, time: this.raceSeconds() });
+    this.moveList.setNames(state.seats.map((s) => seatName(s)));
+    this.motion = false;
+    if (message && message.type === "welcome") {
+      const history = message.history || [];
+      this.moveList.reset(history);
+      this.lastMove = history.at(-1) || null;
+    } else if (message && message.type === "step") {
+      this.lastMove = message.event || null; // the replay: the list is its own
+      this.motion = Boolean(message.forward && message.event);
+    } else if (event && event.type === "move") {
+      // The server's race time of the move (the same a reloaded page gets in history).
+      const time = typeof event.time === "number" ? event.time : this.raceSeconds();
+      this.lastMove = { seat: event.seat, move: event.move, source: event.source, events: event.events || [], round: state.view.round, time };
+      this.moveList.add(this.lastMove);
+      this.motion = true;
+      this.sounds(this.lastMove);
     }
     this.draw();
+  }
+
+  /** A card another player put on a pile is heard (your own you saw yourself);
+   * «finished» called is the table's sound (table.js), for every player. */
+  sounds(move) {
+    const word = move.move.replace(/^\d+ /, "").split(" ")[0];
+    if (move.seat !== this.state.seat && (word === "place" || word === "open")) playSound("card");
+  }
+
+  /** The last move, while the table still shows its round: not once the move ended a
+   * round and the next one is dealt, nor during a count or a pause. */
+  shownMove() {
+    const move = this.lastMove;
+    const state = this.state;
+    if (!move || state.count || (state.pause && state.status !== "finished")) return null;
+    const ended = (move.events || []).some((e) => e.type === "round_end");
+    return ended && state.status !== "finished" ? null : move;
+  }
+
+  /** Where the last move put its card, as [seat, what]: "pile-N" or "waste". */
+  lastSpot() {
+    const move = this.shownMove();
+    if (!move) return null;
+    const words = move.move.replace(/^\d+ /, "").split(" ");
+    if (words[0] === "turn") return [move.seat, "waste"];
+    if (words[0] === "place") return [move.seat, `pile-${words[2]}`];
+    if (words[0] === "open") {
+      const seat = this.state.view.seats.find((s) => s.player === move.seat);
+      return seat ? [move.seat, `pile-${seat.piles.length}`] : null;
+    }
+    return null;
+  }
+
+  /** Is `spot` of `player` where the last move's card landed? */
+  isLast(player, spot) {
+    const last = this.lastSpot();
+    return Boolean(last) && last[0] === player && last[1] === spot;
+  }
+
+  /** Where the last move's card came from, before a redraw (its source or the deck). */
+  motionStart() {
+    if (!this.motion || !this.lastMove) return null;
+    const words = this.lastMove.move.replace(/^\d+ /, "").split(" ");
+    const seat = this.surface.querySelector(`[data-player='${this.lastMove.seat}']`);
+    if (!seat) return null;
+    if (words[0] === "turn") return rectOf(seat.querySelector("[data-from='deck']"));
+    if (words[0] === "place" || words[0] === "open") return rectOf(seat.querySelector(`[data-from='${words[1]}']`));
+    return null;
   }
 
   /** Seconds until the race starts (the server's count), or null when none runs. */
@@ -277,14 +345,18 @@ export class SpyBoard {
     const mine = view.seats.find((s) => s.player === state.seat) || null;
     const others = view.seats.filter((s) => s.player !== state.seat);
     const over = state.status === "finished";
+    const from = this.motionStart();
+    const names = state.seats.map((s) => seatName(s));
     replaceKeepingFocus(
-      this.el,
+      this.surface,
       h(
         "div",
         { class: "dealinfo" },
         h("strong", {}, over ? t("matchOver") : t("roundOf", { k: view.round, n: view.rounds })),
         // In the pause the next round is dealt but not raced: the panel says how long the last one took.
-        state.pause ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
+        // A replay has no race clock (each move's time is in the list): no "0:00" then.
+        state.pause || !state.race ? null : h("span", { class: "racetime", role: "timer", "aria-live": "off" }, `${this.raceLabel()}: ${clockText(this.raceSeconds())}`),
+        this.shownMove() ? h("p", { class: "lastmove" }, t("lastMove", { move: describeMove("spy", this.shownMove(), names) })) : null,
       ),
       this.startCount(),
       mine ? this.myArea(mine) : null,
@@ -303,6 +375,18 @@ export class SpyBoard {
     this.el.dataset.round = view.round;
     this.el.dataset.counting = state.count ? "true" : "";
     this.tick();
+    if (from) this.slide(from);
+    this.motion = false; // once per move: a redraw for a click moves nothing
+  }
+
+  /** The card the last move put down slides there from its source (≤ 250 ms, none
+   * under reduced motion; the table takes the next move at once: motion.js). */
+  slide(from) {
+    const last = this.lastSpot();
+    if (!last) return;
+    const seat = this.surface.querySelector(`[data-player='${last[0]}']`);
+    const spot = seat && seat.querySelector(`[data-to='${last[1]}'] .card, .card[data-to='${last[1]}']`);
+    slideFrom(spot, from);
   }
 
   myArea(seat) {
@@ -315,9 +399,11 @@ export class SpyBoard {
         "button",
         {
           type: "button",
-          class: `source ${ok ? "playable" : ""} ${this.source === source ? "chosen" : ""} ${this.hinted(source) ? "hinted" : ""}`,
+          class: `source ${ok ? "playable" : ""} ${this.source === source ? "chosen" : ""} ${this.hinted(source) ? "hinted" : ""} ${this.isLast(seat.player, source) ? "last" : ""}`,
           "data-key": `source-${source}`,
           "data-source": source,
+          "data-from": source,
+          "data-to": source,
           "aria-pressed": this.source === source ? "true" : "false",
           "aria-label": `${label}: ${top ? cardSpoken(top) : t("empty")}, ${t("cardsLeft", { n: count })}`,
           draggable: ok ? "true" : "false",
@@ -341,9 +427,10 @@ export class SpyBoard {
         "button",
         {
           type: "button",
-          class: `pile target ${targets ? "choosable" : ""} ${this.hint && this.hint.startsWith("place ") && this.hint.endsWith(` ${n}`) ? "hinted" : ""}`,
+          class: `pile target ${targets ? "choosable" : ""} ${this.hint && this.hint.startsWith("place ") && this.hint.endsWith(` ${n}`) ? "hinted" : ""} ${this.isLast(seat.player, `pile-${n}`) ? "last" : ""}`,
           "data-key": `pile-${n}`,
           "data-pile": n,
+          "data-to": `pile-${n}`,
           "aria-label": `${t("pile", { n })}: ${cardSpoken(pile.top)}, ${t("cards", { n: pile.size })}`,
         },
         cardFace(pile.top, { "aria-hidden": "true" }),
@@ -371,6 +458,7 @@ export class SpyBoard {
         type: "button",
         class: `deck ${this.hint === "turn" ? "hinted" : ""}`,
         "data-key": "deck",
+        "data-from": "deck",
         "aria-label": `${t("turn")} — ${t("deck")}: ${t("cardsLeft", { n: seat.deck_count })}`,
         disabled: !moves.has("turn"),
       },
@@ -388,7 +476,7 @@ export class SpyBoard {
     const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) })) : null;
     return h(
       "section",
-      { class: "side mine spyseat", "aria-label": seatName(seat) },
+      { class: "side mine spyseat", "aria-label": seatName(seat), "data-player": seat.player },
       h("h2", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
@@ -433,26 +521,32 @@ export class SpyBoard {
   otherSeat(seat) {
     return h(
       "li",
-      { class: "otherseat", "data-player": seat.player },
+      { class: `otherseat ${this.shownMove() && this.shownMove().seat === seat.player ? "lastmover" : ""}`, "data-player": seat.player },
       h("h3", {}, seatName(seat), " ", this.flags(seat)),
       h(
         "div",
         { class: "mini" },
         h(
           "span",
-          { class: "minipoints", "aria-label": `${t("pointsPile")}: ${t("cardsLeft", { n: seat.points_count })}` },
+          { class: "minipoints", "data-from": "points", "aria-label": `${t("pointsPile")}: ${t("cardsLeft", { n: seat.points_count })}` },
           seat.points_top ? cardFace(seat.points_top) : emptySpot(t("empty")),
           h("span", { class: "count" }, `${t("points")}: ${seat.points_count}`),
         ),
-        h("span", { class: "minipiles", role: "list", "aria-label": t("piles") }, seat.piles.map((p) => h("span", { role: "listitem" }, cardFace(p.top)))),
+        h(
+          "span",
+          { class: "minipiles", role: "list", "aria-label": t("piles") },
+          seat.piles.map((p, i) =>
+            h("span", { role: "listitem", "data-to": `pile-${i + 1}` }, cardFace(p.top, { class: this.isLast(seat.player, `pile-${i + 1}`) ? "last" : "" })),
+          ),
+        ),
         // The waste top is public (S4-S5 hide only the racing deck and the points cards under the top).
         h(
           "span",
-          { class: "miniwaste", "aria-label": `${t("waste")}: ${seat.waste_top ? cardSpoken(seat.waste_top) : t("empty")}, ${t("cards", { n: seat.waste_count })}` },
-          seat.waste_top ? cardFace(seat.waste_top) : emptySpot(t("empty")),
+          { class: "miniwaste", "data-from": "waste", "data-to": "waste", "aria-label": `${t("waste")}: ${seat.waste_top ? cardSpoken(seat.waste_top) : t("empty")}, ${t("cards", { n: seat.waste_count })}` },
+          seat.waste_top ? cardFace(seat.waste_top, { class: this.isLast(seat.player, "waste") ? "last" : "" }) : emptySpot(t("empty")),
           h("span", { class: "count" }, `${t("waste")}: ${seat.waste_count}`),
         ),
-        h("span", { class: "minimeta" }, `${t("deck")}: ${seat.deck_count} · ${t("movesMade", { n: seat.moves })}`),
+        h("span", { class: "minimeta", "data-from": "deck" }, `${t("deck")}: ${seat.deck_count} · ${t("movesMade", { n: seat.moves })}`),
       ),
     );
   }
