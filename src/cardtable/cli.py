@@ -509,6 +509,15 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help="Server log level: critical, error, warning, info, debug.")
     ] = "info",
+    allow_client_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-client-seeds",
+            help="For tests and benchmarks only: accept a seed chosen by the client for "
+            "an unrated table (rated tables with one are refused). Never on a public "
+            "server: whoever chooses the seed knows every hidden card.",
+        ),
+    ] = False,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
     try:
@@ -519,7 +528,13 @@ def serve(
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise _fail(f"the server needs the server extra ({exc.name} is missing)") from None
     try:
-        run_server(host=host, port=port, db=db, log_level=log_level)
+        run_server(
+            host=host,
+            port=port,
+            db=db,
+            log_level=log_level,
+            allow_client_seeds=allow_client_seeds,
+        )
     except CardtableError as exc:
         raise _fail(str(exc)) from None
 

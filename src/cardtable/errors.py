@@ -58,7 +58,19 @@ class UnreadableFile(ReasonedError):
 
 
 class BadOptions(CardtableError):
-    """Rule options that are unknown, of the wrong type or out of range."""
+    """Rule options that are unknown, of the wrong type or out of range.
+
+    ``code`` and ``params``, when given, are the reason's message id and parameters
+    (``option`` names the option's path), so a server can answer in the player's
+    language.
+    """
+
+    def __init__(
+        self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None
+    ):
+        self.code = code
+        self.params: Mapping[str, Any] = params or {}
+        super().__init__(message)
 
 
 class IllegalMove(CardtableError):

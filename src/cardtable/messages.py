@@ -653,6 +653,31 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "only the table's creator may see its invites",
         "uk": "запрошення столу бачить лише той, хто його створив",
     },
+    # -- fair deals and a hardened server (server/app.py, routes, runtime) ----------
+    "server.client_seed": {
+        "en": "the server deals: a client may not choose the seed",
+        "uk": "роздає сервер: клієнт не може вибирати зерно роздачі",
+    },
+    "server.client_seed_rated": {
+        "en": "a table with a client's seed cannot be rated",
+        "uk": "стіл із зерном роздачі від клієнта не може бути рейтинговим",
+    },
+    "server.bad_options": {
+        "en": "bad rule options: {detail}",
+        "uk": "неправильні параметри правил: {detail}",
+    },
+    "server.hint_rate_limited": {
+        "en": "too many hints: ask again in {seconds} s",
+        "uk": "забагато підказок: спитайте знову за {seconds} с",
+    },
+    "server.hints_busy": {
+        "en": "the server is working out other hints: ask again in a moment",
+        "uk": "сервер зараз готує інші підказки: спитайте знову за мить",
+    },
+    "server.not_json": {
+        "en": "the body must be JSON, sent with Content-Type: application/json",
+        "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

@@ -359,3 +359,21 @@ def test_c17_match_of_n_deals_highest_total_wins() -> None:
     assert state.returns() == expected
     assert winners([30, 30]) == [0, 1]  # equal totals draw
     assert winners([12, 40]) == [1]
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"deals": 10**9}, "options.deals"),
+        ({"deals": 0}, "options.deals"),
+        ({"decks": 4}, "options.decks"),
+    ],
+)
+def test_c1_c17_options_have_bounds(options: dict[str, int], option: str) -> None:
+    """C1, C17: ``decks`` is 1-3 and ``deals`` 1-100; outside, the option is refused
+    with its message id and path (docs/rules/candidate.en.md, Options)."""
+    with pytest.raises(BadOptions) as refused:
+        GAME.check_options(options, 2)
+    assert refused.value.code == "value.int_range"
+    assert refused.value.params["option"] == option
+    assert GAME.check_options({"deals": 100, "decks": 3}, 2)["deals"] == 100

@@ -156,7 +156,7 @@ def test_refusals_of_record_shapes_each_have_their_id() -> None:
         ({"game": "chess"}, "record.game_unknown"),
         ({**spy, "players": ["Ann"]}, "record.players_range"),
         ({**spy, "players": ["Ann", " "]}, "record.player_empty"),
-        ({**spy, "options": {"rounds": 0}}, "value.int_at_least"),
+        ({**spy, "options": {"rounds": 0}}, "value.int_range"),
         ({**spy, "options": {"rounds": "2"}}, "option.not_integer"),
         ({**spy, "options": {"speed": 2}}, "spy.option_unknown"),
         ({**spy, "rounds": {}}, "value.not_list"),

@@ -35,6 +35,7 @@ def fast_settings() -> Settings:
         pacing=FAST_PACING,
         keep_finished_seconds=1.0,
         bot_processes=0,
+        allow_client_seeds=True,  # tests replay known deals (unrated tables only)
     )
 
 

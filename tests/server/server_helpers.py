@@ -21,7 +21,9 @@ import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server.app import create_app
 from cardtable.server.protocol import MAX_MESSAGE_BYTES, SERVER_MESSAGE
+from cardtable.server.settings import Settings
 
 HERE = Path(__file__).parent
 
@@ -288,3 +290,13 @@ def play_first_moves(players: Sequence[Client]) -> None:
         client.drain()
         assert client.state is not None
         client.move(client.state["legal_moves"][0])
+
+
+def fake_server_thread(db: Path, settings: Settings) -> ServerThread:
+    """A started server on the SQLite file ``db`` hosting the fake games."""
+    from server_fakegame import fake_bots, fake_games
+
+    app = create_app(
+        f"sqlite:///{db}", games=fake_games(), bots=fake_bots, settings=settings, static_dir=None
+    )
+    return ServerThread(app).start()

@@ -23,6 +23,7 @@ def main() -> None:
             segment_pause=0.0,
             start_count=0.0,
         ),
+        allow_client_seeds=True,  # tests replay known deals (unrated tables only)
     )
     if real:
         app = create_app(db, settings=settings, static_dir=None)

@@ -196,7 +196,9 @@ def test_a_stand_in_takes_over_a_spy_seat_whose_person_turned_the_deck_round(
     """A bot takes the seat at any moment from what the seat knows then (match.bot_info),
     here after its person went through the racing deck three times (S9) and left."""
     api = Api(real_server.base)
-    table_id, tokens = api.seat_players("spy", ["Ann", "Bob"], options={"rounds": 1}, seed=8)
+    table_id, tokens = api.seat_players(
+        "spy", ["Ann", "Bob"], options={"rounds": 1}, seed=8, rated=False
+    )
     with clients(real_server.base, table_id, tokens) as (ann, bob):
         ann.hello()
         bob.hello()

@@ -143,11 +143,13 @@ def test_rate_limit_per_connection_does_not_disturb_others(
         bob.hello()
         for _ in range(150):  # fewer than the send queue holds: Ann reads afterwards
             ann.send({"type": "ping"})
-        # Every ping is answered: a pong, or an error once over the rate.
-        replies = [ann.recv(timeout=20) for _ in range(150)]
-        codes = [m.get("code") for m in replies]
-        assert "rate_limited" in codes
+        # The burst is answered with pongs; over the rate the pings are dropped and Ann
+        # is told once (not once per ping, which would only feed a flood).
+        ann.drain(0.5)
+        codes = [m.get("code") for m in ann.received]
+        assert codes.count("rate_limited") == 1
         assert codes.count(None) >= 40  # the burst was served
+        assert len(codes) < 150
         bob.send({"type": "ping"})
         assert bob.wait_for(lambda m: m["type"] == "pong")["version"] >= 0
 

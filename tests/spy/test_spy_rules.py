@@ -321,3 +321,24 @@ def test_s17_equal_finishing_times_broken_by_a_seeded_coin_not_seat_order() -> N
         assert race.finisher == race.order[0]  # the coin's first player wins the tie
         winners.add(race.finisher)
     assert winners == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("options", "option", "high"),
+    [
+        ({"rounds": 10**9}, "options.rounds", 100),
+        ({"rounds": 0}, "options.rounds", 100),
+        ({"bonus": 10**400}, "options.bonus", 1000),
+        ({"bonus": -1}, "options.bonus", 1000),
+    ],
+)
+def test_s14_s16_options_have_bounds(options: dict[str, int], option: str, high: int) -> None:
+    """S14, S16: ``bonus`` is 0-1000 and ``rounds`` 1-100; outside, the option is
+    refused with its message id and path (docs/rules/spy.en.md, Options)."""
+    with pytest.raises(BadOptions) as refused:
+        GAME.check_options(options, 2)
+    assert refused.value.code == "value.int_range"
+    assert refused.value.params["option"] == option
+    assert refused.value.params["high"] == high
+    assert GAME.check_options({"rounds": 100, "bonus": 1000}, 2)["rounds"] == 100
+    assert GAME.check_options({"bonus": 0}, 2)["bonus"] == 0

@@ -18,7 +18,11 @@ from cardtable.table import Pacing
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """A pause far longer than the test: the players' Ready ends it."""
     db = tmp_path_factory.mktemp("pauseweb") / "web.db"
-    settings = Settings(pacing=Pacing(turn_delay=0.05, segment_pause=60.0), bot_processes=0)
+    settings = Settings(
+        pacing=Pacing(turn_delay=0.05, segment_pause=60.0),
+        bot_processes=0,
+        allow_client_seeds=True,  # a known deal (unrated tables only)
+    )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
     yield server
     server.stop()

@@ -30,6 +30,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         pacing=Pacing(turn_delay=0.05, segment_pause=0.5),
         bot_processes=0,
         keep_finished_seconds=60.0,
+        allow_client_seeds=True,  # known deals (unrated tables only)
     )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
     yield server
@@ -61,6 +62,7 @@ def against_bot(
         "options": {"deals": deals},
         "seats": [{"type": "open"}, {"type": "bot", "level": level}],
         "seed": seed,
+        "rated": False,  # a known deal is never rated
     }
     if clock:
         body["time_control"] = clock

@@ -24,7 +24,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """A start count long enough to look at and a pause the players' Ready ends."""
     db = tmp_path_factory.mktemp("raceweb") / "web.db"
     settings = Settings(
-        pacing=Pacing(turn_delay=0.05, segment_pause=60.0, start_count=COUNT), bot_processes=0
+        pacing=Pacing(turn_delay=0.05, segment_pause=60.0, start_count=COUNT),
+        bot_processes=0,
+        allow_client_seeds=True,  # a known deal (unrated tables only)
     )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
     yield server

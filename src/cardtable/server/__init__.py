@@ -9,7 +9,8 @@ Layers, each in its own module:
 - :mod:`.core` — the table protocol without I/O: a message in, typed messages out.
 - :mod:`.runtime` — live tables, locks, storage and timers around the core (the I/O
   side); :mod:`.connection` — one WebSocket's send queue and rate limit;
-  :mod:`.thinking` — bots thinking on an executor; :mod:`.settings`.
+  :mod:`.thinking` — bots (and hints, apart) thinking on an executor;
+  :mod:`.limits` — token buckets of the hint route; :mod:`.settings`.
 - :mod:`.storage`, :mod:`.models`, ``migrations/`` — SQLAlchemy 2 + Alembic.
 - :mod:`.ratings` — openskill ratings.
 - :mod:`.app` and :mod:`.routes` — the FastAPI application and its routers.

@@ -8,11 +8,15 @@ present in ``static/`` beside this module, is served at ``/``.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
+from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -23,7 +27,7 @@ from cardtable.server.routes import client, info, play, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
-from cardtable.server.thinking import BotMaker, registry_bot
+from cardtable.server.thinking import BotMaker, HintRunner, registry_bot
 
 __all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "create_app"]
 
@@ -55,9 +59,11 @@ def create_app(
         hub = Hub(storage, games, bots, settings)
         await hub.start()
         app.state.hub = hub
+        app.state.hints = HintRunner(hub.settings, bots)
         try:
             yield
         finally:
+            app.state.hints.shutdown()
             await hub.stop()
             storage.close()
 
@@ -75,6 +81,7 @@ def create_app(
     )
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     index = static_dir / "index.html" if static_dir is not None else None
     if index is not None and index.is_file():
         app.add_exception_handler(StarletteHTTPException, not_found_page(index))  # type: ignore[arg-type]
@@ -130,3 +137,49 @@ def not_found_page(
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:
     """A request the hub refused: its status and ``{"detail": {code, message, …}}``."""
     return JSONResponse({"detail": exc.detail()}, exc.status)
+
+
+async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A request its route's models refuse: 422 with pydantic's list of problems.
+
+    FastAPI hands a body that is not sent as JSON (say ``text/plain``) to validation as
+    raw bytes, and its own handler echoes each problem's ``input`` by decoding bytes as
+    UTF-8: a body such as ``b"\\xff"`` then failed with a 500 on every POST route. Such a
+    body is refused here with 415 and a clear message; other inputs are echoed only
+    as JSON can carry them (no bytes, no infinite or NaN numbers).
+    """
+    errors = exc.errors()
+    if any(isinstance(error.get("input"), bytes | bytearray) for error in errors):
+        return JSONResponse(
+            {
+                "detail": {
+                    "code": "not_json",
+                    "message": "the body must be JSON, sent with Content-Type: application/json",
+                    "message_id": "server.not_json",
+                    "params": {},
+                }
+            },
+            415,
+        )
+    return JSONResponse({"detail": jsonable_encoder(json_safe(errors))}, 422)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with what JSON cannot carry shown as text: bytes (decoded with
+    replacement characters), lone surrogates (which UTF-8 cannot encode) and infinite
+    or NaN floats.
+
+    >>> json_safe({"input": [b"\\xffa", float("inf"), 2, "a\\ud800"]})
+    {'input': ['\\ufffda', 'inf', 2, 'a?']}
+    """
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(item) for item in value]
+    return value

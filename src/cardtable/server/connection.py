@@ -40,6 +40,7 @@ class Connection:
         self._burst = settings.rate_burst
         self._tokens = settings.rate_burst
         self._stamp = time.monotonic()
+        self._warned = False
         self._sender = asyncio.create_task(self._send_loop())
 
     def allow(self) -> bool:
@@ -49,9 +50,19 @@ class Connection:
         self._stamp = now
         if self._tokens >= 1:
             self._tokens -= 1
+            self._warned = False
             return True
         self._tokens -= 0.1  # keep hammering and wait longer
         return False
+
+    def warn_once(self) -> bool:
+        """True for the first message refused since the connection was last within its
+        rate: a flood is told ``rate_limited`` once, not once per message (which would
+        fill its send queue and close it as a slow reader instead of with 1008)."""
+        if self._warned:
+            return False
+        self._warned = True
+        return True
 
     @property
     def abusive(self) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, TypeAdapter
 
 #: Longest WebSocket message the server reads, in bytes (longer ones are refused).
 MAX_MESSAGE_BYTES = 4096
@@ -297,13 +297,31 @@ class TimeControlSpec(BaseModel):
     increment: float = Field(default=0, ge=0, le=3600)
 
 
+#: The largest number a rule option may be given (each game has tighter bounds).
+MAX_OPTION_NUMBER = 10**6
+
+#: A rule option's value: true/false, a number within ±:data:`MAX_OPTION_NUMBER`, or
+#: a short text. The game checks the option itself (docs/rules); this only keeps huge
+#: numbers and nested data out of the request.
+OptionValue = (
+    StrictBool
+    | Annotated[int, Field(ge=-MAX_OPTION_NUMBER, le=MAX_OPTION_NUMBER)]
+    | Annotated[float, Field(ge=-MAX_OPTION_NUMBER, le=MAX_OPTION_NUMBER, allow_inf_nan=False)]
+    | Annotated[str, Field(max_length=64)]
+)
+#: Rule options by name (docs/rules): at most 16.
+RuleOptions = Annotated[
+    dict[Annotated[str, Field(max_length=32)], OptionValue], Field(max_length=16)
+]
+
+
 class CreateTable(BaseModel):
     """A request for a new table."""
 
     model_config = ConfigDict(extra="forbid")
 
     game: str = Field(description="'candidate' or 'spy'.", max_length=32)
-    options: dict[str, Any] = Field(
+    options: RuleOptions = Field(
         default_factory=dict, description="Rule options (docs/rules), e.g. {'decks': 2}."
     )
     seats: list[SeatSpec] = Field(
@@ -312,7 +330,12 @@ class CreateTable(BaseModel):
     time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
     rated: bool = Field(default=True, description="Update the ratings when it finishes.")
     seed: int | None = Field(
-        default=None, ge=0, lt=2**62, description="Seed of the deal; random when omitted."
+        default=None,
+        ge=0,
+        lt=2**62,
+        description="For tests only: refused (403) unless the server runs with "
+        "--allow-client-seeds, and then only for an unrated table. The server deals "
+        "from its own secret seed otherwise.",
     )
 
 
@@ -395,7 +418,7 @@ class RematchRequest(BaseModel):
 
     token: Token
     game: str | None = Field(default=None, max_length=32, description="Omit: the same game.")
-    options: dict[str, Any] | None = Field(
+    options: RuleOptions | None = Field(
         default=None, description="Omit: the same options (a new game: the game's defaults)."
     )
 

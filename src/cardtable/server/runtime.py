@@ -24,8 +24,10 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from cardtable.errors import BadOptions
 from cardtable.games.base import Game, MatchEvent
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.server.connection import Connection, Socket
@@ -264,7 +266,15 @@ class Hub:
             )
         except TableError as exc:
             raise HubError(422, exc.code, exc.message, exc.params, f"table.{exc.code}") from None
-        except ValueError as exc:  # BadOptions and friends
+        except BadOptions as exc:  # a rule option's message id names the reason
+            raise HubError(
+                422,
+                "bad_options",
+                str(exc),
+                {"detail": str(exc), **exc.params},
+                exc.code or "server.bad_options",
+            ) from None
+        except ValueError as exc:
             raise HubError(422, "bad_options", str(exc), {"detail": str(exc)}) from None
         if host_token is not None:
             table.host_hash = hash_token(host_token)
@@ -378,6 +388,28 @@ class Hub:
         if invite is None:
             raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
         return await self.join(new_live.table.id, invite, name)
+
+    async def reachable(self, table_id: str) -> LiveTable | None:
+        """The live table ``table_id``, or one finished less than
+        ``keep_finished_seconds`` ago loaded back from storage (after a restart, say):
+        finished tables stay reachable by ``hello`` for that long. ``None`` otherwise."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        if stored is None or stored.row["status"] != Status.FINISHED.value:
+            return None
+        finished = stored.row["finished_at"]
+        if finished is None:
+            return None
+        if finished.tzinfo is None:  # SQLite keeps no time zone: stored in UTC
+            finished = finished.replace(tzinfo=UTC)
+        age = (datetime.now(UTC) - finished).total_seconds()
+        if age > self.settings.keep_finished_seconds:
+            return None
+        live = self.tables.setdefault(table_id, LiveTable(TableCore(self._restore(stored))))
+        self._schedule_eviction(live)
+        return live
 
     async def _load(self, table_id: str) -> LiveTable:
         """A live table, or a finished one loaded back from storage."""
@@ -497,7 +529,7 @@ class Hub:
         if not conn.allow():
             if conn.abusive:
                 await conn.close(1008, "too many messages")
-            else:
+            elif conn.warn_once():
                 version = live.table.version
                 conn.send(refusal("rate_limited", "too many messages: slow down", version=version))
             return

@@ -40,3 +40,20 @@ class Settings:
     send_queue: int = 256
     #: Seconds a finished table stays in memory after its last connection left.
     keep_finished_seconds: float = 600.0
+    #: Hints (``POST /api/tables/{id}/hint``): each seat may ask ``hint_seat_burst`` in a
+    #: row, then one every ``hint_seat_seconds``; each address ``hint_address_burst``,
+    #: then one every ``hint_address_seconds`` (beyond: 429 with Retry-After).
+    hint_seat_burst: int = 3
+    hint_seat_seconds: float = 10.0
+    hint_address_burst: int = 12
+    hint_address_seconds: float = 5.0
+    #: Hints think on their own workers (processes when ``bot_processes`` > 0, else
+    #: threads), never on the bots' executor, so hints cannot slow any table's bots;
+    #: past ``hint_waiting`` hints in progress a new one is refused (503, Retry-After).
+    hint_workers: int = 1
+    hint_waiting: int = 4
+    #: For tests and benchmarks only: accept a client's ``seed`` for an unrated table
+    #: (a rated table with one is still refused). Off, the server alone deals, from
+    #: :mod:`secrets`, and a client's seed is refused: whoever knows the seed knows
+    #: every hidden card.
+    allow_client_seeds: bool = False

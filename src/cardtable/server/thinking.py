@@ -25,9 +25,10 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from typing import Any, Protocol
 
 from cardtable.bots.seat import SeatBot
+from cardtable.server.limits import Buckets
 from cardtable.server.settings import Settings
 
-__all__ = ["BotMaker", "BotRunner", "Thinker", "registry_bot"]
+__all__ = ["BotMaker", "BotRunner", "HintRunner", "HintsBusy", "Thinker", "registry_bot"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -54,10 +55,21 @@ def registry_bot(game: str, bot: str, seed: int, seat: int) -> Thinker:
 def bot_executor(settings: Settings) -> Executor:
     """Where bots think: worker processes (spawned, never forked from a threaded
     server), or threads of this process."""
-    if settings.bot_processes > 0:
+    return _executor(settings.bot_processes, settings.bot_threads, "bot")
+
+
+def hint_executor(settings: Settings) -> Executor:
+    """Where hints think: ``hint_workers`` processes of their own (threads when the
+    bots think in threads), apart from the bots' executor."""
+    workers = settings.hint_workers
+    return _executor(workers if settings.bot_processes > 0 else 0, workers, "hint")
+
+
+def _executor(processes: int, threads: int, name: str) -> Executor:
+    if processes > 0:
         context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(settings.bot_processes, mp_context=context)
-    return ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
+        return ProcessPoolExecutor(processes, mp_context=context)
+    return ThreadPoolExecutor(threads, thread_name_prefix=name)
 
 
 class BotRunner:
@@ -113,3 +125,42 @@ class BotRunner:
     def shutdown(self) -> None:
         """Stop the workers (queued thinking is cancelled)."""
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class HintsBusy(Exception):
+    """As many hints as the server allows are being worked out already."""
+
+
+class HintRunner:
+    """Hints: the strongest bot thinking for a seat on the hints' own executor, with
+    rate limits per seat and per address (:class:`~.limits.Buckets`) and a bound on the
+    hints in progress, so asking for hints cannot delay any table's bots."""
+
+    def __init__(self, settings: Settings, make: BotMaker) -> None:
+        self.settings = settings
+        self.runner = BotRunner(settings, make, hint_executor(settings))
+        self.per_seat = Buckets(burst=settings.hint_seat_burst, seconds=settings.hint_seat_seconds)
+        self.per_address = Buckets(
+            burst=settings.hint_address_burst, seconds=settings.hint_address_seconds
+        )
+        #: Hints being worked out now.
+        self.in_progress = 0
+
+    async def think(
+        self, *, game: str, bot: str, seed: int, seat: int, info: Any, where: str
+    ) -> int | None:
+        """The bot's move as :meth:`BotRunner.think`; :class:`HintsBusy` when
+        ``hint_waiting`` hints are in progress already."""
+        if self.in_progress >= self.settings.hint_waiting:
+            raise HintsBusy
+        self.in_progress += 1
+        try:
+            return await self.runner.think(
+                game=game, bot=bot, seed=seed, seat=seat, info=info, where=where
+            )
+        finally:
+            self.in_progress -= 1
+
+    def shutdown(self) -> None:
+        """Stop the hints' workers."""
+        self.runner.shutdown()

@@ -67,7 +67,7 @@ class CandidateGame:
 
     @staticmethod
     def check_options(options: Mapping[str, Any], players: int = 2) -> dict[str, Any]:
-        """``decks`` (1-3) and ``deals`` (at least 1), defaults filled in; two players (C1).
+        """``decks`` (1-3) and ``deals`` (1-100), defaults filled in; two players (C1).
 
         Raises :class:`~cardtable.errors.BadOptions`.
         """

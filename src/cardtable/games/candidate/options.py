@@ -8,6 +8,10 @@ CandidateOptions(decks=1, deals=12)
 Traceback (most recent call last):
 ...
 cardtable.errors.BadOptions: options.decks: expected an integer from 1 to 3, got 4
+>>> CandidateOptions.from_dict({"deals": 10**9})
+Traceback (most recent call last):
+...
+cardtable.errors.BadOptions: options.deals: expected an integer from 1 to 100, got 1000000000
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from typing import Any, NoReturn
 from cardtable.errors import BadOptions
 from cardtable.messages import Refusal, make_refusal
 
-__all__ = ["MAX_DECKS", "CandidateOptions"]
+__all__ = ["MAX_DEALS", "MAX_DECKS", "CandidateOptions"]
 
 #: C1: one, two or three decks.
 MAX_DECKS = 3
+#: C17: at most this many deals in a match (12 is the rule; longer matches are allowed,
+#: but a bound keeps a table's record and its time finite).
+MAX_DEALS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +37,7 @@ class CandidateOptions:
     """The options a Candidate match is played with.
 
     ``decks`` — C1: decks in play (1–3); every suit pile holds ``13 * decks`` cards.
-    ``deals`` — C17: deals in the match (at least 1).
+    ``deals`` — C17: deals in the match (1–100).
     """
 
     decks: int = 1
@@ -38,7 +45,7 @@ class CandidateOptions:
 
     def __post_init__(self) -> None:
         _check(self.decks, "decks", 1, MAX_DECKS, "options", _bad_options)
-        _check(self.deals, "deals", 1, None, "options", _bad_options)
+        _check(self.deals, "deals", 1, MAX_DEALS, "options", _bad_options)
 
     @classmethod
     def from_dict(
@@ -60,7 +67,7 @@ class CandidateOptions:
         decks = mapping.get("decks", 1)
         deals = mapping.get("deals", 12)
         _check(decks, "decks", 1, MAX_DECKS, field, fail)
-        _check(deals, "deals", 1, None, field, fail)
+        _check(deals, "deals", 1, MAX_DEALS, field, fail)
         return cls(decks=decks, deals=deals)
 
     def to_dict(self) -> dict[str, int]:
@@ -69,7 +76,8 @@ class CandidateOptions:
 
 
 def _bad_options(field: str, refusal: Refusal) -> NoReturn:
-    raise BadOptions(f"{field}: {refusal.text()}")
+    params = {**refusal.params, "option": field}
+    raise BadOptions(f"{field}: {refusal.text()}", code=refusal.code, params=params)
 
 
 def _bad_record(field: str, refusal: Refusal) -> NoReturn:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardtable.errors import BadOptions, CardtableError
+from cardtable.errors import BadOptions, BadRecord, CardtableError
 from cardtable.games.base import GameInfo
 from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, MAX_PILES, NUM_ACTIONS
 from cardtable.games.spy.deal import POINTS_PILE_SIZE
@@ -75,12 +75,15 @@ class SpyGame:
 
     @staticmethod
     def check_options(options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """``full_decks``, ``bonus``, ``count_points_pile``, ``rounds`` checked for
+        """``full_decks``, ``bonus`` (0-1000), ``count_points_pile``, ``rounds`` (1-100) checked for
         ``players`` players (S1), defaults filled in. Raises
         :class:`~cardtable.errors.BadOptions`."""
         try:
             check_player_count(players)
             return SpyOptions.from_dict(options).to_dict()
+        except BadRecord as exc:
+            params = {**exc.params, "option": exc.field}
+            raise BadOptions(str(exc), code=exc.code, params=params) from None
         except (CardtableError, ValueError) as exc:
             raise BadOptions(str(exc)) from None
 

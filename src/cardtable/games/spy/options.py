@@ -15,11 +15,23 @@ from typing import Any
 
 from cardtable.messages import make_refusal
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SpyOptions", "check_player_count"]
+__all__ = [
+    "MAX_BONUS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MIN_PLAYERS",
+    "SpyOptions",
+    "check_player_count",
+]
 
 #: S1: two or more players; the product supports up to eight.
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+#: S16: at most this many rounds in a match (5 is the default), so a table's record and
+#: its time stay finite.
+MAX_ROUNDS = 100
+#: S14, S15: the bonus is from 0 (no bonus) to this many points.
+MAX_BONUS = 1000
 
 
 def check_player_count(players: int) -> None:
@@ -36,9 +48,10 @@ class SpyOptions:
 
     - ``full_decks`` (S2): give each of two players a full deck instead of half a deck
       each (with three or more players everyone has a full deck anyway).
-    - ``bonus`` (S14, S15): the first caller scores ``-bonus``, everyone else ``+bonus``.
+    - ``bonus`` (S14, S15): the first caller scores ``-bonus``, everyone else ``+bonus``
+      (0–1000).
     - ``count_points_pile`` (S15): add the cards left in each points pile to the score.
-    - ``rounds`` (S16): rounds in a match (at least 1).
+    - ``rounds`` (S16): rounds in a match (1–100).
     """
 
     full_decks: bool = False
@@ -71,7 +84,12 @@ class SpyOptions:
         ...     SpyOptions.from_dict({"rounds": 0})
         ... except BadRecord as exc:
         ...     print(exc.field, "-", exc.reason)
-        options.rounds - expected an integer of at least 1, got 0
+        options.rounds - expected an integer from 1 to 100, got 0
+        >>> try:
+        ...     SpyOptions.from_dict({"bonus": 10**400})
+        ... except BadRecord as exc:
+        ...     print(exc.field, "-", exc.code, exc.params["high"])
+        options.bonus - value.int_range 1000
         """
         return cls(**_checked(mapping, field))
 
@@ -95,15 +113,15 @@ def _checked(mapping: Mapping[str, Any], field: str) -> dict[str, Any]:
             if not isinstance(value, bool):
                 raise make_refusal("option.not_bool", got=repr(value)).bad_record(f"{field}.{key}")
             values[key] = value
-    for key, low in (("bonus", None), ("rounds", 1)):
+    for key, low, high in (("bonus", 0, MAX_BONUS), ("rounds", 1, MAX_ROUNDS)):
         if key in mapping:
             value = mapping[key]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise make_refusal("option.not_integer", got=repr(value)).bad_record(
                     f"{field}.{key}"
                 )
-            if low is not None and value < low:
-                raise make_refusal("value.int_at_least", low=low, value=value).bad_record(
+            if not low <= value <= high:
+                raise make_refusal("value.int_range", low=low, high=high, value=value).bad_record(
                     f"{field}.{key}"
                 )
             values[key] = value

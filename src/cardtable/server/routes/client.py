@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
@@ -38,6 +38,7 @@ from cardtable.rules_text import markdown_html, rules_text
 from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
+from cardtable.server.thinking import HintRunner, HintsBusy
 from cardtable.table import MoveEntry, Status
 
 __all__ = ["HINT_LEVEL", "pages", "replay_steps", "router"]
@@ -97,9 +98,36 @@ async def messages(
     return catalog_json(lang)
 
 
-@router.post("/api/tables/{table_id}/hint", summary="Hint")
-async def hint(table_id: str, body: HintRequest, hub: HubDep) -> Hint:
-    """What the strongest bot would play now for the token's seat (``null``: no move)."""
+def too_many_hints(wait: int) -> HTTPException:
+    """The 429 of a seat or an address asking for hints too often."""
+    return HTTPException(
+        429,
+        detail={
+            "code": "hint_rate_limited",
+            "message": f"too many hints: ask again in {wait} s",
+            "message_id": "server.hint_rate_limited",
+            "params": {"seconds": wait},
+        },
+        headers={"Retry-After": str(wait)},
+    )
+
+
+@router.post(
+    "/api/tables/{table_id}/hint",
+    summary="Hint",
+    responses={429: {"description": "Too many hints from this seat or address"}},
+)
+async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) -> Hint:
+    """What the strongest bot would play now for the token's seat (``null``: no move).
+
+    Limited per address and per seat (429 with ``Retry-After``); hints think on their
+    own workers, never on the bots' executor, so no table's bots wait for a hint.
+    """
+    hints: HintRunner = request.app.state.hints
+    address = request.client.host if request.client else "?"
+    wait = hints.per_address.take(address)
+    if wait:
+        raise too_many_hints(wait)
     live = hub.tables.get(table_id)
     if live is None:
         raise no_table()
@@ -107,22 +135,37 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep) -> Hint:
     seat = table.seat_of_token(body.token)
     if seat is None:
         raise HTTPException(403, detail={"code": "bad_token", "message": "not a seat token"})
+    wait = hints.per_seat.take(f"{table_id}/{seat}")
+    if wait:
+        raise too_many_hints(wait)
     match = table.match
     version = table.version
     moves = table.legal_moves(seat)
     if match is None or not moves:
         return Hint(move=None, version=version)
     # The strongest level thinks for the seat exactly as a bot seat would: from what the
-    # seat may know now, on the bots' executor.
+    # seat may know now, on the hints' own executor.
     actions = match.legal_actions(seat)
-    action = await hub.bots.think(
-        game=table.game.info.name,
-        bot=HINT_LEVEL,
-        seed=random.Random(f"{table_id}:{version}:{seat}").getrandbits(63),
-        seat=seat,
-        info=match.bot_info(seat),
-        where=f"table {table_id} seat {seat} (hint)",
-    )
+    try:
+        action = await hints.think(
+            game=table.game.info.name,
+            bot=HINT_LEVEL,
+            seed=random.Random(f"{table_id}:{version}:{seat}").getrandbits(63),
+            seat=seat,
+            info=match.bot_info(seat),
+            where=f"table {table_id} seat {seat} (hint)",
+        )
+    except HintsBusy:
+        raise HTTPException(
+            503,
+            detail={
+                "code": "hints_busy",
+                "message": "the server is working out other hints: ask again in a moment",
+                "message_id": "server.hints_busy",
+                "params": {},
+            },
+            headers={"Retry-After": "2"},
+        ) from None
     if action is None or action not in actions:
         return Hint(move=None, version=version)
     return Hint(move=moves[actions.index(action)], version=version)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -14,13 +16,16 @@ log = logging.getLogger("cardtable.server")
 
 router = APIRouter()
 
+#: Seconds a connection the server closed is read on, waiting for the client's close.
+CLOSING_SECONDS = 2.0
+
 
 @router.websocket("/ws/tables/{table_id}")
 async def play(websocket: WebSocket, table_id: str) -> None:
     """The table protocol (docs/protocol.md)."""
     await websocket.accept()
     hub = getattr(websocket.app.state, "hub", None)
-    live = hub.tables.get(table_id) if hub is not None else None
+    live = await hub.reachable(table_id) if hub is not None else None
     if hub is None or live is None:
         gone = refusal(
             "no_table", f"no live table {table_id!r}", version=None, params={"table": table_id}
@@ -48,6 +53,14 @@ async def play(websocket: WebSocket, table_id: str) -> None:
                         version=live.table.version,
                     )
                 )
+        else:
+            # The server closed it (a flood: 1008; too slow a reader: 1013). Read what the
+            # client still sends until it answers the close, so the connection ends
+            # cleanly and the client gets the close code rather than a reset (1006).
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(CLOSING_SECONDS):
+                    while (await websocket.receive())["type"] != "websocket.disconnect":
+                        pass
     except WebSocketDisconnect:
         pass
     finally:

@@ -22,7 +22,7 @@ from cardtable.server.protocol import (
     TableInfo,
 )
 from cardtable.server.routes import current_hub, no_table
-from cardtable.server.runtime import Hub
+from cardtable.server.runtime import Hub, HubError
 from cardtable.server.storage import Storage
 from cardtable.table import Seat, Status, TimeControl
 
@@ -41,6 +41,7 @@ async def create_table(request: CreateTable, hub: HubDep) -> Created:
     creator alone gets the invites again with it (``POST /api/tables/{id}/invites``).
     The match starts when the last open seat is taken (at once when every seat is a bot).
     """
+    check_client_seed(hub, request.seed, rated=request.rated)
     tc = request.time_control
     host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
@@ -59,6 +60,18 @@ async def create_table(request: CreateTable, hub: HubDep) -> Created:
         invites=invite_list(table.id, table.open_invites()),
         host_token=host_token,
     )
+
+
+def check_client_seed(hub: Hub, seed: int | None, *, rated: bool) -> None:
+    """Refuse a client's seed unless the server was started for tests with
+    ``--allow-client-seeds``, and then still for a rated table: whoever chose the seed
+    can compute every hidden card of the deal."""
+    if seed is None:
+        return
+    if not hub.settings.allow_client_seeds:
+        raise HubError(403, "client_seed", "the server deals: a client may not choose the seed", {})
+    if rated:
+        raise HubError(422, "client_seed_rated", "a table with a client's seed cannot be rated", {})
 
 
 def invite_list(table_id: str, invites: list[tuple[int, str]]) -> list[Invite]:
