@@ -263,7 +263,10 @@ class CreateTable(BaseModel):
         min_length=1, max_length=8, description="One entry per seat, in seat order."
     )
     time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
-    rated: bool = Field(default=True, description="Update the ratings when it finishes.")
+    rated: bool = Field(
+        default=False,
+        description="Update the ratings when it finishes (signed-in players only).",
+    )
     seed: int | None = Field(
         default=None, ge=0, lt=2**62, description="Seed of the deal; random when omitted."
     )
@@ -370,17 +373,19 @@ class Health(BaseModel):
 
 
 class RatingEntry(BaseModel):
-    """A display name's rating in one game."""
+    """A player's rating in one game: an account's (its profile is
+    ``/api/players/{name}``) or a bot's."""
 
     name: str
     mu: float
     sigma: float
     ordinal: float = Field(description="mu - 3·sigma, the sort key.")
     games: int
+    account: bool = Field(default=False, description="An account (else a bot).")
 
 
 class Leaderboard(BaseModel):
-    """The best-rated names of a game, best first."""
+    """The best-rated players of a game, best first."""
 
     game: str
     entries: list[RatingEntry]

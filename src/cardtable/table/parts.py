@@ -92,6 +92,9 @@ class Seat:
     substituted: bool = False
     #: The person's client is connected (bots are always present).
     connected: bool = False
+    #: The account the person sat down as (proven by their session when they joined);
+    #: ``None`` for a guest or a bot. Only accounts are rated.
+    account: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -129,6 +132,7 @@ class Seat:
             "token_hash": self.token_hash,
             "invite": self.invite,
             "substituted": self.substituted,
+            "account": self.account,
         }
 
     @classmethod
@@ -142,6 +146,7 @@ class Seat:
             token_hash=data.get("token_hash"),
             invite=data.get("invite"),
             substituted=bool(data.get("substituted", False)),
+            account=data.get("account"),
         )
 
 
