@@ -176,6 +176,9 @@ def check_name(raw: str) -> str:
     name = unicodedata.normalize("NFKC", raw).strip()
     if not 2 <= len(name) <= NAME_MAX:
         raise NameError_("name_length", f"a user name has 2 to {NAME_MAX} characters")
+    key = skeleton(name)
+    if key.startswith(_RESERVED_PREFIXES) or name_key(name).startswith(_RESERVED_PREFIXES):
+        raise NameError_("name_reserved", "names starting with Bot are kept for the bots")
     if "  " in name:
         raise NameError_("name_spaces", "a user name may not hold two spaces in a row")
     for char in name:
@@ -188,9 +191,6 @@ def check_name(raw: str) -> str:
         raise NameError_("name_scripts", "a user name may not mix alphabets")
     if not scripts:
         raise NameError_("name_letters", "a user name needs a letter")
-    key = skeleton(name)
-    if key.startswith(_RESERVED_PREFIXES) or name_key(name).startswith(_RESERVED_PREFIXES):
-        raise NameError_("name_reserved", "names starting with Bot are kept for the bots")
     return name
 
 
