@@ -194,7 +194,7 @@ async def register(
     try:
         name = check_name(credentials.name)
     except NameError_ as exc:
-        raise _error(422, exc.code, exc.message, name=credentials.name) from None
+        raise _error(422, exc.code, exc.message, name=credentials.name, max=NAME_MAX) from None
     if len(credentials.password) < PASSWORD_MIN:
         raise _error(
             422,
