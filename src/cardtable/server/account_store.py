@@ -24,7 +24,7 @@ from cardtable.server.models import (
     SessionRow,
     TableRow,
 )
-from cardtable.server.ratings import Rating
+from cardtable.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating
 
 __all__ = [
     "SESSION_DAYS",
@@ -197,6 +197,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                 "mu": rating.mu,
                 "sigma": rating.sigma,
                 "ordinal": Rating(rating.mu, rating.sigma).ordinal,
+                "start": Rating(DEFAULT_MU, DEFAULT_SIGMA).ordinal,
                 "games": rating.games,
                 "wins": rating.wins,
                 "losses": rating.losses,

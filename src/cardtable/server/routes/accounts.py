@@ -311,6 +311,8 @@ class GameRating(BaseModel):
     mu: float
     sigma: float
     ordinal: float
+    #: A new player's ordinal: where the history starts.
+    start: float
     games: int
     wins: int
     losses: int

@@ -236,8 +236,9 @@ function ratingCard(rating) {
     { class: "ratingcard", "data-game": rating.game },
     h("h3", {}, t(rating.game)),
     h("p", { class: "ordinal" }, h("strong", {}, rating.ordinal.toFixed(1)), ` (μ ${rating.mu.toFixed(1)}, σ ${rating.sigma.toFixed(1)})`),
-    h("p", {}, t("winLoss", { wins: rating.wins, losses: rating.losses, draws, games: rating.games })),
-    chart(rating.history.map((p) => p.ordinal), t("ratingChart", { game: t(rating.game) })),
+    h("p", {}, t("ratedGames", { n: rating.games }), " · ", t("winLoss", { wins: rating.wins, losses: rating.losses, draws })),
+    // The line starts at a new player's rating, before the first rated game.
+    chart([rating.start, ...rating.history.map((p) => p.ordinal)], t("ratingChart", { game: t(rating.game) })),
   );
 }
 
@@ -255,10 +256,20 @@ function chart(values, label) {
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = high - low || 1;
+  const left = 34; // room for the scale's numbers
   const points = values.map((v, i) => [
-    pad + (values.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (values.length - 1)),
+    left + (values.length === 1 ? (width - left - pad) / 2 : (i * (width - left - pad)) / (values.length - 1)),
     height - pad - ((v - low) * (height - 2 * pad)) / span,
   ]);
+  for (const [value, y] of [[high, pad + 4], [low, height - pad]]) {
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("x", "0");
+    label.setAttribute("y", String(y));
+    label.setAttribute("font-size", "10");
+    label.setAttribute("fill", "currentColor");
+    label.textContent = value.toFixed(1);
+    svg.append(label);
+  }
   const line = document.createElementNS(ns, "polyline");
   line.setAttribute("points", points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "));
   line.setAttribute("fill", "none");
@@ -280,7 +291,7 @@ function gamesTable(profile) {
   return h(
     "table",
     { class: "games" },
-    h("thead", {}, h("tr", {}, [t("game"), t("players"), t("outcome"), ""].map((c) => h("th", {}, c)))),
+    h("thead", {}, h("tr", {}, [t("game"), t("players"), t("outcome")].map((c) => h("th", {}, c)))),
     h(
       "tbody",
       {},
@@ -290,8 +301,13 @@ function gamesTable(profile) {
           { "data-table": g.table },
           h("td", {}, t(g.game), g.rated ? ` · ${t("rated")}` : ""),
           h("td", {}, g.players.map((p) => p || "?").join(", ")),
-          h("td", {}, t(g.outcome ? `outcome_${g.outcome}` : "outcome_draw")),
-          h("td", {}, h("a", { href: `/replay/${encodeURIComponent(g.table)}`, "data-nav": "" }, t("replay"))),
+          h(
+            "td",
+            {},
+            t(g.outcome ? `outcome_${g.outcome}` : "outcome_draw"),
+            " · ",
+            h("a", { href: `/replay/${encodeURIComponent(g.table)}`, "data-nav": "" }, t("replay")),
+          ),
         ),
       ),
     ),

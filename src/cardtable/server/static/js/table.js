@@ -6,7 +6,7 @@ import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { moveText, t } from "./i18n.js";
-import { waitingInvites, waitingLine } from "./invites.js";
+import { apiErrorText, waitingInvites, waitingLine } from "./invites.js";
 import { showMissing } from "./main.js";
 import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
@@ -74,7 +74,7 @@ function joinForm(main, tableId, invite, done) {
       main.replaceChildren();
       done(seat);
     } catch (err) {
-      toast(t("err_join", { detail: err.message }));
+      toast(t("err_join", { detail: await apiErrorText(err) }));
     }
   });
   main.replaceChildren(form);
