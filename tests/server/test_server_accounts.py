@@ -249,7 +249,10 @@ def test_a_rated_game_rates_the_accounts_that_played(fake_server: ServerThread, 
         headers=heads[0],
     )
     assert again.status_code == 409
-    assert [s["name"] for s in api.table(table_id)["seats"]] == names
+    seats = api.table(table_id)["seats"]
+    assert [s["name"] for s in seats] == names
+    assert all(s["signed_in"] for s in seats)
+    assert "account" not in seats[0]  # the account's id stays private
     with clients(fake_server.base, table_id, tokens) as players:
         play_first_moves(players)
     board = api.http.get("/api/ratings", params={"game": "fake", "limit": 500}).json()["entries"]

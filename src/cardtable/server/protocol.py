@@ -95,6 +95,10 @@ class SeatInfo(BaseModel):
     level: str | None = Field(description="A bot seat's level: easy, medium or hard.")
     connected: bool
     substituted: bool = Field(description="A bot is moving for this absent player.")
+    signed_in: bool = Field(
+        default=False,
+        description="A signed-in account holds the seat: the name is the account's.",
+    )
 
 
 class Pause(BaseModel):

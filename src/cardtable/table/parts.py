@@ -120,6 +120,7 @@ class Seat:
             "level": self.bot_level,
             "connected": self.is_bot or self.connected,
             "substituted": self.substituted,
+            "signed_in": self.account is not None,
         }
 
     def to_dict(self) -> dict[str, Any]:

@@ -271,6 +271,7 @@ const WORDS = {
     outcome_loss: "lost",
     outcome_draw: "draw",
     ratedSignIn: "Rated tables are for signed-in players.",
+    seatAccount: "account",
   },
   uk: {
     appTitle: "cardtable",
@@ -535,6 +536,7 @@ const WORDS = {
     outcome_loss: "програш",
     outcome_draw: "нічия",
     ratedSignIn: "Рейтингові столи — лише для тих, хто увійшов.",
+    seatAccount: "обліковий запис",
   },
 };
 
