@@ -9,7 +9,14 @@ import httpx
 import pytest
 from server_helpers import Api, ServerThread, clients, play_first_moves
 
-from cardtable.server.accounts import LoginLimiter, NameError_, check_name, skeleton
+from cardtable.server.accounts import (
+    LoginLimiter,
+    NameError_,
+    check_name,
+    hash_password,
+    skeleton,
+    verify_password,
+)
 from cardtable.server.routes.accounts import COOKIE, CSRF_HEADER
 
 WEB = {CSRF_HEADER: "web"}
@@ -157,6 +164,14 @@ def test_duplicate_and_confusable_names_are_refused(fake_server: ServerThread) -
         assert short.json()["detail"]["code"] == "password_short"
 
 
+def test_an_unknown_name_still_costs_a_password_check() -> None:
+    stored = hash_password(PASSWORD)
+    assert verify_password(stored, PASSWORD)
+    assert not verify_password(stored, "x" * 9)
+    assert not verify_password(None, PASSWORD)  # verified against the dummy hash: False
+    assert not verify_password("not a hash", PASSWORD)
+
+
 def test_name_rules() -> None:
     assert check_name("Олена") == "Олена"
     assert check_name("Mary-Jane O'Neil") == "Mary-Jane O'Neil"
@@ -267,6 +282,16 @@ def test_a_rated_game_rates_the_accounts_that_played(fake_server: ServerThread, 
         assert fake["wins"] + fake["losses"] in (0, 1)  # 0: a draw
         assert len(fake["history"]) == 1
         assert page["finished"][0]["table"] == table_id
+    # The rematch seats the same accounts (the old seat's token proves the seat, and
+    # the seat was the account's), rated again.
+    first = api.http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert first.status_code == 200, first.text
+    assert first.json()["table"]["rated"] is True
+    assert first.json()["table"]["seats"][0] == {
+        **first.json()["table"]["seats"][0],
+        "name": names[0],
+        "signed_in": True,
+    }
     # An unrated table of the same people changes nothing.
     table2, tokens2 = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 1})
     with clients(fake_server.base, table2, tokens2) as players:
@@ -274,3 +299,21 @@ def test_a_rated_game_rates_the_accounts_that_played(fake_server: ServerThread, 
     after = api.http.get("/api/ratings", params={"game": "fake", "limit": 500}).json()["entries"]
     assert {e["name"]: e["games"] for e in after if e["name"] in names} == dict.fromkeys(names, 1)
     assert api.http.get("/api/players/Nobody-here").status_code == 404
+
+
+def test_the_login_limits_forget_after_their_window() -> None:
+    now = [0.0]
+    limiter = LoginLimiter(per_name=2, per_address=3, window=60.0, clock=lambda: now[0])
+    limiter.failed("Ann", "10.0.0.1")
+    assert limiter.retry_after("ann", "10.0.0.1") == 0
+    now[0] = 10.0
+    limiter.failed("ANN", "10.0.0.1")  # the name counts by its key
+    assert limiter.retry_after("Ann", "10.0.0.2") == pytest.approx(50.0)
+    limiter.failed("Bob", "10.0.0.1")  # third failure from the address, another name
+    assert limiter.retry_after("Cid", "10.0.0.1") == pytest.approx(50.0)
+    assert limiter.retry_after("Cid", "10.0.0.9") == 0
+    now[0] = 61.0
+    assert limiter.retry_after("Ann", "10.0.0.1") == 0
+    limiter.failed("Dan", "10.0.0.5")
+    limiter.succeeded("dan")
+    assert limiter.retry_after("Dan", "10.0.0.6") == 0

@@ -103,10 +103,16 @@ def password_hash(session: Session, account_id: str) -> str | None:
 
 
 def start_session(account_id: str, token: str) -> Callable[[Session], None]:
-    """A write that opens a session for ``token`` (stored as its digest)."""
+    """A write that opens a session for ``token`` (stored as its digest); expired
+    sessions of the account are cleared on the way."""
 
     def run(session: Session) -> None:
         now = _now()
+        session.execute(
+            delete(SessionRow).where(
+                SessionRow.account_id == account_id, SessionRow.expires_at <= now
+            )
+        )
         session.add(
             SessionRow(
                 digest=session_digest(token),
