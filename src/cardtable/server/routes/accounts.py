@@ -94,7 +94,14 @@ class Me(BaseModel):
     token: str | None = None
 
 
-def _error(status: int, code: str, message: str, **params: Any) -> HTTPException:
+def _error(
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    **params: Any,
+) -> HTTPException:
+    """An HTTP error with the server's ``detail`` (code, message, its id, params)."""
     return HTTPException(
         status,
         detail={
@@ -103,7 +110,20 @@ def _error(status: int, code: str, message: str, **params: Any) -> HTTPException
             "message_id": f"server.{code}",
             "params": params,
         },
+        headers=headers,
     )
+
+
+async def _new_hash(password: str) -> str:
+    """The hash of a new password, or 422 when it is too short."""
+    if len(password) < PASSWORD_MIN:
+        raise _error(
+            422,
+            "password_short",
+            f"a password has at least {PASSWORD_MIN} characters",
+            min=PASSWORD_MIN,
+        )
+    return await asyncio.to_thread(hash_password, password)
 
 
 def _session_token(request: Request) -> tuple[str | None, bool]:
@@ -195,14 +215,7 @@ async def register(
         name = check_name(credentials.name)
     except NameError_ as exc:
         raise _error(422, exc.code, exc.message, name=credentials.name, max=NAME_MAX) from None
-    if len(credentials.password) < PASSWORD_MIN:
-        raise _error(
-            422,
-            "password_short",
-            f"a password has at least {PASSWORD_MIN} characters",
-            min=PASSWORD_MIN,
-        )
-    digest = await asyncio.to_thread(hash_password, credentials.password)
+    digest = await _new_hash(credentials.password)
     try:
         account = await hub.storage.awrite(account_store.create_account(name, digest))
     except NameTaken:
@@ -223,15 +236,12 @@ async def login(request: Request, response: Response, credentials: Credentials, 
     wait = limiter.retry_after(credentials.name, address)
     if wait > 0:
         seconds = math.ceil(wait)
-        raise HTTPException(
+        raise _error(
             429,
-            detail={
-                "code": "login_limited",
-                "message": f"too many failed logins; try again in {seconds} s",
-                "message_id": "server.login_limited",
-                "params": {"seconds": seconds},
-            },
+            "login_limited",
+            f"too many failed logins; try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
+            seconds=seconds,
         )
     found = await hub.storage.aread(lambda s: account_store.find_by_name(s, credentials.name))
     stored = found[1] if found is not None else None
@@ -272,14 +282,7 @@ async def change_password(
     """Change the password (the current one proves it is you). Every other session of
     the account ends; this one stays signed in."""
     await _check_password(hub, account, change.password)
-    if len(change.new_password) < PASSWORD_MIN:
-        raise _error(
-            422,
-            "password_short",
-            f"a password has at least {PASSWORD_MIN} characters",
-            min=PASSWORD_MIN,
-        )
-    digest = await asyncio.to_thread(hash_password, change.new_password)
+    digest = await _new_hash(change.new_password)
     token, _ = _session_token(request)
     await hub.storage.awrite(account_store.set_password(account.id, digest, token or ""))
 
