@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 from server_helpers import Client  # the table protocol, as a non-browser client
+from test_web_candidate import choose, legal_moves, make_move, version
 from web_helpers import WebServer
 
 DESKTOP = {"width": 1200, "height": 900}
@@ -157,3 +158,68 @@ def test_a_guest_is_refused_at_a_rated_table(web_server: WebServer, browser: Any
         ctx.close()
     seats = httpx.get(f"{web_server.base}/api/tables/{created['table']['id']}").json()["seats"]
     assert [s["role"] for s in seats] == ["open", "open"]
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    """Create an account through the sign-up page; the header then names it."""
+    page.goto(base + "/signup")
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("form[data-account=signup] button[type=submit]")
+    page.wait_for_selector(f"header [data-who='{name}']")
+
+
+def test_two_accounts_play_a_rated_deal_in_their_browsers(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    base = web_server.base
+    names = [f"Ivanna{uuid.uuid4().hex[:6]}", f"Marko{uuid.uuid4().hex[:6]}"]
+    contexts = [context(browser), context(browser, "uk", phone=True)]
+    pages = [ctx.new_page() for ctx in contexts]
+    errors: list[str] = []
+    for page, name in zip(pages, names, strict=True):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        sign_up(page, base, name)
+    # The first creates the rated table with her session (the browser's cookie).
+    created = pages[0].request.post(
+        base + "/api/tables",
+        data={
+            "game": "candidate",
+            "options": {"deals": 1, "decks": 1},
+            "seats": [{"type": "open"}, {"type": "open"}],
+            "rated": True,
+        },
+        headers={"X-Cardtable-Client": "web"},
+    )
+    assert created.status == 201, created.text()
+    table = created.json()
+    for page, invite, name in zip(pages, table["invites"], names, strict=True):
+        page.goto(base + invite["link"])
+        assert page.input_value("#join-name") == name  # the account's name, fixed
+        page.click("form.joinform button[type=submit]")
+        page.wait_for_selector("#main[data-status]")
+    pages[1].wait_for_selector(".seatchip .flags:has-text('обліковий запис')")
+    deadline = time.monotonic() + 180  # a guard against a hang, not a speed goal
+    played = 0
+    while pages[0].get_attribute("#main", "data-status") != "finished":
+        assert time.monotonic() < deadline, f"the rated deal did not finish ({played} moves)"
+        mover = next((p for p in pages if legal_moves(p)), None)
+        if mover is None:
+            pages[0].wait_for_timeout(30)
+            continue
+        before = version(mover)
+        make_move(mover, choose(legal_moves(mover), played))
+        mover.wait_for_function(
+            f"Number(document.querySelector('#main').dataset.version) > {before}"
+        )
+        played += 1
+        if played == 6:
+            pages[1].screenshot(path=str(shots / "account-rated-table-uk-phone.png"))
+    board = httpx.get(base + "/api/ratings", params={"game": "candidate", "limit": 500}).json()
+    rated = {e["name"]: e for e in board["entries"]}
+    assert all(rated[n]["games"] == 1 and rated[n]["account"] for n in names)
+    pages[1].goto(f"{base}/player/{names[1]}")
+    pages[1].wait_for_selector(f"tr[data-table='{table['table']['id']}']")
+    assert not errors
+    for ctx in contexts:
+        ctx.close()
