@@ -678,6 +678,72 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",
     },
+    # -- accounts and rated tables (server/routes/accounts.py, routes/tables.py) -------
+    "server.rated_needs_account": {
+        "en": "rated tables are for signed-in players: sign in, or play unrated",
+        "uk": "рейтингові столи — лише для тих, хто увійшов: увійдіть або грайте без рейтингу",
+    },
+    "server.already_seated": {
+        "en": "you already have a seat at this table",
+        "uk": "у вас уже є місце за цим столом",
+    },
+    "server.csrf": {
+        "en": "a request signed in by cookie must carry the {header} header",
+        "uk": "запит, підписаний cookie, мусить мати заголовок {header}",
+    },
+    "server.signed_out": {"en": "sign in first", "uk": "спершу увійдіть"},
+    "server.bad_login": {
+        "en": "wrong user name or password",
+        "uk": "неправильне ім'я користувача або пароль",
+    },
+    "server.login_limited": {
+        "en": "too many failed logins; try again in {seconds} s",
+        "uk": "забагато невдалих спроб входу; спробуйте знову через {seconds} с",
+    },
+    "server.bad_password": {
+        "en": "the current password is wrong",
+        "uk": "поточний пароль неправильний",
+    },
+    "server.password_short": {
+        "en": "a password has at least {min} characters",
+        "uk": "пароль має щонайменше {min} символів",
+    },
+    "server.name_taken": {
+        "en": "the name {name!r} is taken",
+        "uk": "ім'я {name!r} уже зайняте",
+    },
+    "server.name_invisible": {
+        "en": "a user name may not hold invisible characters",
+        "uk": "ім'я користувача не може містити невидимих символів",
+    },
+    "server.name_length": {
+        "en": "a user name has 2 to {max} characters",
+        "uk": "ім'я користувача має від 2 до {max} символів",
+    },
+    "server.name_spaces": {
+        "en": "a user name may not hold two spaces in a row",
+        "uk": "ім'я користувача не може містити двох пробілів поспіль",
+    },
+    "server.name_character": {
+        "en": "a user name holds letters, digits, spaces and - _ . ' only",
+        "uk": "ім'я користувача містить лише літери, цифри, пробіли та - _ . '",
+    },
+    "server.name_scripts": {
+        "en": "a user name may not mix alphabets",
+        "uk": "ім'я користувача не може змішувати абетки",
+    },
+    "server.name_letters": {
+        "en": "a user name needs a letter",
+        "uk": "ім'я користувача мусить мати літеру",
+    },
+    "server.name_reserved": {
+        "en": "names starting with Bot are kept for the bots",
+        "uk": "імена, що починаються з Bot чи Бот, належать ботам",
+    },
+    "server.no_player": {
+        "en": "no player is called {name!r}",
+        "uk": "жоден гравець не називається {name!r}",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

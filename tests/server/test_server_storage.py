@@ -8,12 +8,17 @@ import pytest
 from server_fakegame import FakeGame, state_hash
 from sqlalchemy import inspect
 
+from cardtable.server import account_store
 from cardtable.server.ratings import DEFAULT_MU
 from cardtable.server.storage import Storage
 from cardtable.table import Status, Table, TimeControl
 
 
-def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) -> Table:
+def seated_table(
+    table_id: str = "t1",
+    names: tuple[str, str] = ("Ann", "Bob"),
+    accounts: tuple[str | None, str | None] = (None, None),
+) -> Table:
     table = Table.create(
         table_id=table_id,
         game=FakeGame(),
@@ -23,8 +28,8 @@ def seated_table(table_id: str = "t1", names: tuple[str, str] = ("Ann", "Bob")) 
         invites=["a" * 12, "b" * 12],
         time_control=TimeControl(60_000, 1_000),
     )
-    table.join("a" * 12, names[0], "token-" + names[0] * 4, now=0.0)
-    table.join("b" * 12, names[1], "token-" + names[1] * 4, now=0.0)
+    table.join("a" * 12, names[0], "token-" + names[0] * 4, now=0.0, account=accounts[0])
+    table.join("b" * 12, names[1], "token-" + names[1] * 4, now=0.0, account=accounts[1])
     return table
 
 
@@ -44,7 +49,16 @@ def test_migrations_create_the_schema_and_rerun_harmlessly(db_url: str) -> None:
     storage = Storage(db_url)  # a second start finds the schema up to date
     try:
         names = set(inspect(storage.engine).get_table_names())
-        assert {"tables", "moves", "ratings", "alembic_version"} <= names
+        assert {
+            "tables",
+            "moves",
+            "accounts",
+            "sessions",
+            "player_ratings",
+            "rating_history",
+            "alembic_version",
+        } <= names
+        assert "ratings" not in names  # the per-name ratings are dropped
     finally:
         storage.close()
 
@@ -83,10 +97,17 @@ def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> 
         storage.close()
 
 
+def register(storage: Storage, name: str) -> str:
+    """An account called ``name`` (any password hash): its id."""
+    account = storage.write(account_store.create_account(name, "hash")).result(timeout=10)
+    return account.id
+
+
 def test_finished_game_keeps_its_record_and_updates_ratings(db_url: str) -> None:
     storage = Storage(db_url)
     try:
-        table = seated_table()
+        ann, bob = register(storage, "Ann"), register(storage, "Bob")
+        table = seated_table(accounts=(ann, bob))
         storage.write(Storage.insert_table(table)).result(timeout=10)
         for i in range(4):
             play_one(storage, table, f"m{i}")
@@ -104,6 +125,45 @@ def test_finished_game_keeps_its_record_and_updates_ratings(db_url: str) -> None
         if len(winner) == 1:
             assert top == ("Ann", "Bob")[winner[0]]
             assert board[0]["mu"] > DEFAULT_MU > board[1]["mu"]
+        profile = storage.read(lambda s: account_store.profile(s, "ann"))
+        assert profile is not None
+        (candidate,) = profile["ratings"]
+        assert candidate["games"] == 1
+        assert [p["table"] for p in candidate["history"]] == ["t1"]
+        assert profile["finished"][0]["table"] == "t1"
+        # Deleting Ann takes her rating and history, never the game's record.
+        storage.write(account_store.delete_account(ann)).result(timeout=10)
+        assert storage.read(lambda s: account_store.profile(s, "Ann")) is None
+        board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
+        assert [e["name"] for e in board] == ["Bob"]
+        assert storage.read(lambda s: Storage.finished_table(s, "t1"))["record"] is not None
+    finally:
+        storage.close()
+
+
+def test_ratings_change_only_for_the_accounts_that_played(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        ann, _bob, cid = (register(storage, n) for n in ("Ann", "Bob", "Cid"))
+        # Ann (an account) against a guest who calls himself "Bob": only Ann is rated,
+        # and the account Bob is untouched; Cid did not play at all.
+        table = seated_table(accounts=(ann, None))
+        storage.write(Storage.insert_table(table)).result(timeout=10)
+        for i in range(4):
+            play_one(storage, table, f"m{i}")
+        assert table.status is Status.FINISHED
+        board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
+        assert [e["name"] for e in board] == []  # one rated player: nothing to compare
+        table = seated_table("t2", ("Ann", "Cid"), accounts=(ann, cid))
+        storage.write(Storage.insert_table(table)).result(timeout=10)
+        for i in range(4):
+            play_one(storage, table, f"n{i}")
+        board = storage.read(lambda s: Storage.leaderboard(s, "fake", 10))
+        assert sorted(e["name"] for e in board) == ["Ann", "Cid"]
+        bob_profile = storage.read(lambda s: account_store.profile(s, "Bob"))
+        assert bob_profile is not None
+        assert bob_profile["ratings"] == []
+        assert bob_profile["finished"] == []
     finally:
         storage.close()
 

@@ -1,9 +1,11 @@
 """The database schema (SQLAlchemy 2 declarative models).
 
-Three tables: ``tables`` (one row per table: its settings and mutable state, its result
-and record once finished), ``moves`` (every accepted move, in order, with the client's
-move id) and ``ratings`` (openskill ratings per game and display name). The schema is
-created and changed only by the Alembic migrations in ``migrations/``.
+``tables`` (one row per table: its settings and mutable state, its result and record
+once finished), ``moves`` (every accepted move, in order, with the client's move id),
+``accounts`` and their ``sessions``, ``player_ratings`` (openskill ratings per game and
+player: an account or a bot) and ``rating_history`` (an account's rating after each
+rated game). The schema is created and changed only by the Alembic migrations in
+``migrations/``.
 """
 
 from __future__ import annotations
@@ -57,14 +59,65 @@ class MoveRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class RatingRow(Base):
-    """An openskill rating of one display name in one game."""
+class AccountRow(Base):
+    """A registered player: the user name as written, its unique key and skeleton
+    (:mod:`cardtable.server.accounts`), and the argon2id hash of the password."""
 
-    __tablename__ = "ratings"
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(128), unique=True)
+    skeleton: Mapped[str] = mapped_column(String(128), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in session: the SHA-256 of its token, never the token itself."""
+
+    __tablename__ = "sessions"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """An openskill rating of one player in one game. ``player`` is ``account:<id>`` for
+    an account (``account_id`` set) or ``bot:<name>`` for a bot."""
+
+    __tablename__ = "player_ratings"
 
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), primary_key=True)
+    account_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """An account's rating in a game right after one rated game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

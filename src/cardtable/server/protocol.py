@@ -95,6 +95,10 @@ class SeatInfo(BaseModel):
     level: str | None = Field(description="A bot seat's level: easy, medium or hard.")
     connected: bool
     substituted: bool = Field(description="A bot is moving for this absent player.")
+    signed_in: bool = Field(
+        default=False,
+        description="A signed-in account holds the seat: the name is the account's.",
+    )
 
 
 class Segment(BaseModel):
@@ -328,7 +332,10 @@ class CreateTable(BaseModel):
         min_length=1, max_length=8, description="One entry per seat, in seat order."
     )
     time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
-    rated: bool = Field(default=True, description="Update the ratings when it finishes.")
+    rated: bool = Field(
+        default=False,
+        description="Update the ratings when it finishes (signed-in players only).",
+    )
     seed: int | None = Field(
         default=None,
         ge=0,
@@ -440,17 +447,19 @@ class Health(BaseModel):
 
 
 class RatingEntry(BaseModel):
-    """A display name's rating in one game."""
+    """A player's rating in one game: an account's (its profile is
+    ``/api/players/{name}``) or a bot's."""
 
     name: str
     mu: float
     sigma: float
     ordinal: float = Field(description="mu - 3·sigma, the sort key.")
     games: int
+    account: bool = Field(default=False, description="An account (else a bot).")
 
 
 class Leaderboard(BaseModel):
-    """The best-rated names of a game, best first."""
+    """The best-rated players of a game, best first."""
 
     game: str
     entries: list[RatingEntry]

@@ -1,8 +1,9 @@
-"""Ratings: openskill (Plackett-Luce) per game and display name.
+"""Ratings: openskill (Plackett-Luce) per game and player.
 
-Every finished rated game updates the rating of each seat's display name from the final
-ranks (ties share a rank). The leaderboard orders by the conservative estimate
-``mu - 3 * sigma`` (openskill's *ordinal*), so a name climbs by playing well and often.
+Every finished rated game updates the rating of each rated player — an account or a
+bot, keyed as :func:`cardtable.server.storage.rated_players` says — from the final ranks
+(ties share a rank). The leaderboard orders by the conservative estimate
+``mu - 3 * sigma`` (openskill's *ordinal*), so a player climbs by playing well and often.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 _MODEL = PlackettLuce()
-#: A new name's rating (openskill's defaults).
+#: A new player's rating (openskill's defaults).
 DEFAULT_MU: float = _MODEL.mu
 DEFAULT_SIGMA: float = _MODEL.sigma
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """One name's rating."""
+    """One player's rating."""
 
     mu: float
     sigma: float
@@ -37,7 +38,7 @@ def rate(
 ) -> dict[str, Rating]:
     """New ratings of ``names`` (one per seat) after a game finishing with ``ranks``.
 
-    A name sitting at several seats of one game is rated by its best seat only.
+    A player (key) sitting at several seats of one game is rated by its best seat only.
 
     >>> after = rate({}, ["Ann", "Bob"], [1, 2])
     >>> after["Ann"].mu > DEFAULT_MU > after["Bob"].mu

@@ -289,14 +289,19 @@ class Hub:
         self._drive(live)
         return table
 
-    async def join(self, table_id: str, invite: str, name: str) -> tuple[Table, int, str]:
-        """Seat ``name`` with an invite; returns the table, the seat and its new token."""
+    async def join(
+        self, table_id: str, invite: str, name: str, account: str | None = None
+    ) -> tuple[Table, int, str]:
+        """Seat ``name`` (signed in as ``account``, or a guest) with an invite; returns
+        the table, the seat and its new token. An account sits at one seat per table."""
         live = self.live(table_id)
         token = secrets.token_urlsafe(24)
         async with live.lock:
             table = live.table
+            if account is not None and any(s.account == account for s in table.seats):
+                raise HubError(409, "already_seated", "you already have a seat at this table")
             try:
-                seat = table.join(invite, name, token, self.now())
+                seat = table.join(invite, name, token, self.now(), account)
             except TableError as exc:
                 raise HubError(
                     409, exc.code, exc.message, exc.params, f"table.{exc.code}"
@@ -387,7 +392,8 @@ class Hub:
         name = old.seats[seat].name or f"Player {seat + 1}"
         if invite is None:
             raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
-        return await self.join(new_live.table.id, invite, name)
+        # The old seat's token proves the seat, and the seat was the account's.
+        return await self.join(new_live.table.id, invite, name, old.seats[seat].account)
 
     async def reachable(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id``, or one finished less than

@@ -32,7 +32,7 @@ from sqlalchemy import Table as Table_
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from cardtable.server.models import MoveRow, RatingRow, TableRow
+from cardtable.server.models import MoveRow, RatingHistoryRow, RatingRow, TableRow
 from cardtable.server.ratings import Rating, rate
 from cardtable.table import MoveEntry, Source, Status, Table
 
@@ -223,7 +223,7 @@ class Storage:
         match = table.match if table.status is Status.FINISHED else None
         result = match.result().to_dict() if match is not None else None
         record = match.record() if match is not None else None
-        names = [s.name or f"Player {s.index + 1}" for s in table.seats]
+        players = rated_players(table)
         game = table.game.info.name
         rated = table.rated
         move = {
@@ -243,7 +243,7 @@ class Storage:
                 changes.update(result=result, record=record, finished_at=now)
             _update_row(session, table_id, changes)
             if result is not None and rated:
-                _update_ratings(session, game, names, result["ranks"], now)
+                _update_ratings(session, game, table_id, players, result["ranks"], now)
 
         return run
 
@@ -281,7 +281,7 @@ class Storage:
 
     @staticmethod
     def leaderboard(session: Session, game: str, limit: int) -> list[dict[str, Any]]:
-        """The best-rated names of ``game``, best first."""
+        """The best-rated players (accounts and bots) of ``game``, best first."""
         rows = list(session.scalars(select(RatingRow).where(RatingRow.game == game)).all())
         rows.sort(key=lambda r: (-Rating(r.mu, r.sigma).ordinal, r.name))
         return [
@@ -291,6 +291,7 @@ class Storage:
                 "sigma": r.sigma,
                 "ordinal": Rating(r.mu, r.sigma).ordinal,
                 "games": r.games,
+                "account": r.account_id is not None,
             }
             for r in rows[:limit]
         ]
@@ -359,28 +360,80 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
     return StoredTable(_row_dict(row), entries, [m.created_at for m in moves])
 
 
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    """A seat of a rated game that is rated: an account, or a bot (``account`` None)."""
+
+    seat: int
+    key: str
+    name: str
+    account: str | None
+
+
+def rated_players(table: Table) -> list[RatedPlayer]:
+    """The seats a rated game rates: accounts (``account:<id>``) and bots
+    (``bot:<name>``). A guest's seat (only on a rated table made before accounts
+    existed) is left out: nobody's rating may move for a name nobody proved."""
+    players = []
+    for seat in table.seats:
+        name = seat.name or f"Player {seat.index + 1}"
+        if seat.account is not None:
+            players.append(RatedPlayer(seat.index, f"account:{seat.account}", name, seat.account))
+        elif seat.is_bot:
+            players.append(RatedPlayer(seat.index, f"bot:{name}", name, None))
+    return players
+
+
 def _update_ratings(
-    session: Session, game: str, names: Sequence[str], ranks: Sequence[int], now: datetime
+    session: Session,
+    game: str,
+    table_id: str,
+    players: Sequence[RatedPlayer],
+    all_ranks: Sequence[int],
+    now: datetime,
 ) -> None:
+    """Rate the players of one finished game; each account also gets a history point."""
+    keys = [p.key for p in players]
+    ranks = [all_ranks[p.seat] for p in players]
     rows = {
-        r.name: r
+        r.player: r
         for r in session.scalars(
-            select(RatingRow).where(RatingRow.game == game, RatingRow.name.in_(set(names)))
+            select(RatingRow).where(RatingRow.game == game, RatingRow.player.in_(set(keys)))
         ).all()
     }
-    current = {name: Rating(r.mu, r.sigma, r.games) for name, r in rows.items()}
-    for name, new in rate(current, names, ranks).items():
-        row = rows.get(name)
+    current = {key: Rating(r.mu, r.sigma, r.games) for key, r in rows.items()}
+    best = min(ranks, default=0)
+    everyone_tied = len(set(ranks)) <= 1
+    for key, new in rate(current, keys, ranks).items():
+        player = next(p for p in players if p.key == key)
+        rank = min(r for p, r in zip(players, ranks, strict=True) if p.key == key)
+        won = not everyone_tied and rank == best
+        lost = not everyone_tied and rank > best
+        row = rows.get(key)
         if row is None:
+            row = RatingRow(
+                game=game,
+                player=key,
+                account_id=player.account,
+                name=player.name,
+                games=0,
+                wins=0,
+                losses=0,
+            )
+            session.add(row)
+        row.mu, row.sigma, row.games, row.updated_at = new.mu, new.sigma, new.games, now
+        row.name = player.name
+        row.wins += int(won)
+        row.losses += int(lost)
+        if player.account is not None:
             session.add(
-                RatingRow(
+                RatingHistoryRow(
+                    account_id=player.account,
                     game=game,
-                    name=name,
+                    table_id=table_id,
+                    rank=rank,
                     mu=new.mu,
                     sigma=new.sigma,
-                    games=new.games,
-                    updated_at=now,
+                    created_at=now,
                 )
             )
-        else:
-            row.mu, row.sigma, row.games, row.updated_at = new.mu, new.sigma, new.games, now

@@ -92,6 +92,9 @@ class Seat:
     substituted: bool = False
     #: The person's client is connected (bots are always present).
     connected: bool = False
+    #: The account the person sat down as (proven by their session when they joined);
+    #: ``None`` for a guest or a bot. Only accounts are rated.
+    account: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -117,6 +120,7 @@ class Seat:
             "level": self.bot_level,
             "connected": self.is_bot or self.connected,
             "substituted": self.substituted,
+            "signed_in": self.account is not None,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,6 +133,7 @@ class Seat:
             "token_hash": self.token_hash,
             "invite": self.invite,
             "substituted": self.substituted,
+            "account": self.account,
         }
 
     @classmethod
@@ -142,6 +147,7 @@ class Seat:
             token_hash=data.get("token_hash"),
             invite=data.get("invite"),
             substituted=bool(data.get("substituted", False)),
+            account=data.get("account"),
         )
 
 

@@ -218,11 +218,14 @@ class Table:
         """``(seat, invite code)`` of every person's seat nobody has taken yet."""
         return [(s.index, s.invite) for s in self.seats if s.invite is not None and not s.filled]
 
-    def join(self, invite: str, name: str, token: str, now: float) -> int:
+    def join(
+        self, invite: str, name: str, token: str, now: float, account: str | None = None
+    ) -> int:
         """Seat ``name`` with the seat whose invite code is ``invite``; returns the seat.
 
-        ``token`` becomes the seat's secret. The match starts as soon as every seat is
-        filled. Raises :class:`TableError` for an unknown invite or a taken seat.
+        ``token`` becomes the seat's secret; ``account`` is the account the person is
+        signed in as (the face proved it), ``None`` for a guest. The match starts as soon
+        as every seat is filled. Raises :class:`TableError` for an unknown invite or a taken seat.
         """
         for seat in self.seats:
             if seat.invite is not None and seat.invite == invite:
@@ -233,6 +236,7 @@ class Table:
                         {"seat": seat.index + 1},
                     )
                 seat.name = name
+                seat.account = account
                 seat.token_hash = hash_token(token)
                 self._bump(all_seats=False)
                 if all(s.filled for s in self.seats):

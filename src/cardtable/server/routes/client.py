@@ -14,8 +14,9 @@ game's name.
 - ``GET /api/tables/{id}/replay`` — a finished game, move by move: the public view after
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
-- ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}`` — the client's
-  page, so its addresses (the invite links among them) can be opened and reloaded.
+- ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
+  ``/signin``, ``/account``, ``/player/{name}`` — the client's page, so its addresses
+  (the invite links among them) can be opened and reloaded.
 """
 
 from __future__ import annotations
@@ -280,5 +281,8 @@ def pages(static_dir: Path | None) -> APIRouter:
         return FileResponse(index, media_type="text/html")
 
     for path in ("/play/{table_id}", "/watch/{table_id}", "/replay/{table_id}", "/rules/{game}"):
+        router.add_api_route(path, page, methods=["GET"])
+    # Accounts (static/js/account.js).
+    for path in ("/signup", "/signin", "/account", "/player/{name}"):
         router.add_api_route(path, page, methods=["GET"])
     return router

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 
+from cardtable.server.account_store import Account
 from cardtable.server.protocol import (
     CodeTarget,
     Created,
@@ -22,6 +23,7 @@ from cardtable.server.protocol import (
     TableInfo,
 )
 from cardtable.server.routes import current_hub, no_table
+from cardtable.server.routes.accounts import optional_account
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.storage import Storage
 from cardtable.table import Seat, Status, TimeControl
@@ -31,17 +33,22 @@ __all__ = ["router"]
 router = APIRouter()
 
 HubDep = Annotated[Hub, Depends(current_hub)]
+#: Who asks: the signed-in account, or None for a guest.
+WhoDep = Annotated[Account | None, Depends(optional_account)]
 
 
 @router.post("/api/tables", summary="Create a table", status_code=201, tags=["tables"])
-async def create_table(request: CreateTable, hub: HubDep) -> Created:
+async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Created:
     """Create a table with its seats (open or bots) and an optional time control.
 
     Returns the table, an invite per open seat and the creator's host token: the
     creator alone gets the invites again with it (``POST /api/tables/{id}/invites``).
     The match starts when the last open seat is taken (at once when every seat is a bot).
+    A rated table is for signed-in players only (403 for a guest).
     """
     check_client_seed(hub, request.seed, rated=request.rated)
+    if request.rated and who is None:
+        raise signed_out_rated()
     tc = request.time_control
     host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
@@ -163,12 +170,22 @@ async def get_table(table_id: str, hub: HubDep) -> TableInfo:
 
 
 @router.post("/api/tables/{table_id}/join", summary="Take a seat", tags=["tables"])
-async def join(table_id: str, request: JoinRequest, hub: HubDep) -> Seated:
+async def join(table_id: str, request: JoinRequest, hub: HubDep, who: WhoDep) -> Seated:
     """Take the open seat the invite belongs to, under a display name.
 
-    The answer holds the seat's secret token: it alone can act for the seat.
+    A signed-in player sits as their account, under its name; a rated table takes
+    only signed-in players (403 for a guest). The answer holds the seat's secret
+    token: it alone can act for the seat.
     """
-    table, seat, token = await hub.join(table_id, request.invite, request.name)
+    live = hub.live(table_id)
+    if live.table.rated and who is None:
+        raise signed_out_rated()
+    table, seat, token = await hub.join(
+        table_id,
+        request.invite,
+        who.name if who is not None else request.name,
+        account=who.id if who is not None else None,
+    )
     return Seated(table=TableInfo(**table.info()), seat=seat, token=token)
 
 
@@ -198,6 +215,19 @@ async def record(table_id: str, hub: HubDep) -> JSONResponse:
     return JSONResponse(
         row["record"],
         headers={"Content-Disposition": f'attachment; filename="{row["game"]}-{table_id}.json"'},
+    )
+
+
+def signed_out_rated() -> HTTPException:
+    """The 403 of a guest at a rated table."""
+    return HTTPException(
+        403,
+        detail={
+            "code": "rated_needs_account",
+            "message": "rated tables are for signed-in players: sign in, or play unrated",
+            "message_id": "server.rated_needs_account",
+            "params": {},
+        },
     )
 
 

@@ -15,7 +15,12 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      // The custom header is what makes a change signed in by cookie CSRF-safe (the
+      // server refuses such a change without it).
+      headers: {
+        "X-Cardtable-Client": "web",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -43,6 +48,15 @@ async function call(method, path, body) {
 }
 
 export const api = {
+  // Accounts: the session is an HttpOnly cookie the server sets and clears.
+  me: () => call("GET", "/api/account"),
+  register: (name, password) => call("POST", "/api/account/register", { name, password }),
+  login: (name, password) => call("POST", "/api/account/login", { name, password }),
+  logout: () => call("POST", "/api/account/logout"),
+  changePassword: (password, newPassword) =>
+    call("POST", "/api/account/password", { password, new_password: newPassword }),
+  deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   games: () => call("GET", "/api/games"),
   tables: (status) => call("GET", `/api/tables${status ? `?status=${status}` : ""}`),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),

@@ -2,6 +2,7 @@
 // games. The games' option fields live here too (the next game with the same seats asks
 // for them again, nextgame.js).
 
+import { signedIn } from "./account.js";
 import { api, hostToken, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
@@ -155,7 +156,9 @@ function createForm(created) {
   const clock = h("input", { type: "checkbox", name: "clock" });
   const initial = h("input", { type: "number", name: "initial", min: 0.5, step: 0.5, value: 5 });
   const increment = h("input", { type: "number", name: "increment", min: 0, value: 5 });
-  const rated = h("input", { type: "checkbox", name: "rated", checked: true });
+  // Rated tables are for signed-in players (the server refuses a guest's).
+  const me = signedIn();
+  const rated = h("input", { type: "checkbox", name: "rated", checked: Boolean(me), disabled: !me });
   const name = h("input", { type: "text", name: "name", required: true, maxlength: 40, value: savedName(), autocomplete: "nickname" });
 
   function drawOptions() {
@@ -223,6 +226,9 @@ function createForm(created) {
       field(t("increment"), increment),
     ),
     h("label", { class: "check" }, rated, t("rated")),
+    me
+      ? null
+      : h("p", { class: "hint", "data-rated-hint": "" }, t("ratedSignIn"), " ", h("a", { href: "/signin", "data-nav": "" }, t("signIn"))),
     h("button", { type: "submit", class: "primary" }, t("create")),
   );
 

@@ -4,8 +4,12 @@
 //   /watch/ID            watch a table
 //   /replay/ID           step through a finished game
 //   /rules/GAME          the rules page
+//   /signup, /signin     create an account, sign in (account.js)
+//   /account             change the password, delete the account, sign out
+//   /player/NAME         a player's profile
 //   anything else        "page not found" (the server answers such addresses with 404)
 
+import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
 import { h } from "./dom.js";
 import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
@@ -36,6 +40,12 @@ function route() {
     leave = showReplay(main, match[1]);
   } else if ((match = path.match(/^\/rules\/(\w+)$/))) {
     leave = showRules(main, match[1]);
+  } else if (path === "/signup" || path === "/signin") {
+    showSignIn(main, path.slice(1));
+  } else if (path === "/account") {
+    showAccount(main);
+  } else if ((match = path.match(/^\/player\/([^/]+)$/))) {
+    showProfile(main, decodeURIComponent(match[1]));
   } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
   } else {
@@ -95,7 +105,19 @@ function renderHeader() {
       link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
       link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
     ),
+    whoIsIn(link),
     switcher,
+  );
+}
+
+/** The header's account corner: the signed-in player (to their account), or sign in. */
+function whoIsIn(link) {
+  const me = signedIn();
+  return h(
+    "div",
+    { class: "signedin", "data-who": me ? me.name : "" },
+    me ? link("/account", t("signedInAs", { name: me.name })) : link("/signin", t("signIn")),
+    me ? null : link("/signup", t("signUp")),
   );
 }
 
@@ -108,4 +130,5 @@ document.addEventListener("click", (event) => {
 
 window.addEventListener("popstate", route);
 onLangChange(() => route());
-route();
+onSessionChange(() => renderHeader());
+loadSession().finally(route);

@@ -1,12 +1,13 @@
 // A table page: take the seat (invite) or come back to it (saved token), or watch;
 // then the seats, clocks, whose decision it is, the game itself, and the result.
 
+import { signedIn } from "./account.js";
 import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { moveText, seatName, t } from "./i18n.js";
-import { waitingInvites, waitingLine } from "./invites.js";
+import { apiErrorText, waitingInvites, waitingLine } from "./invites.js";
 import { showMissing } from "./main.js";
 import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
@@ -55,7 +56,9 @@ async function tableGone(main, tableId) {
 }
 
 function joinForm(main, tableId, invite, done) {
-  const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 40, value: savedName(), autocomplete: "nickname" });
+  // A signed-in player sits under the account's name (the server uses it anyway).
+  const me = signedIn();
+  const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 40, value: me ? me.name : savedName(), readonly: Boolean(me), autocomplete: "nickname" });
   const form = h(
     "form",
     { class: "panel joinform" },
@@ -74,7 +77,7 @@ function joinForm(main, tableId, invite, done) {
       main.replaceChildren();
       done(seat);
     } catch (err) {
-      toast(t("err_join", { detail: err.message }));
+      toast(t("err_join", { detail: await apiErrorText(err) }));
     }
   });
   main.replaceChildren(form);
@@ -232,6 +235,7 @@ function play(main, tableId, mine, missing) {
         else flags.push(s.connected ? t("connected") : t("away"));
       }
       if (s.substituted) flags.push(t("botFor"));
+      if (s.signed_in) flags.push(t("seatAccount"));
       const clock = state.clocks ? h("span", { class: "clock", "data-seat": s.index, "aria-label": t("clock") }) : null;
       return h(
         "li",

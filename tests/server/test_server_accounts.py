@@ -1,0 +1,319 @@
+"""Accounts over HTTP: register, log in and out, passwords, names, rated tables, profiles."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import httpx
+import pytest
+from server_helpers import Api, ServerThread, clients, play_first_moves
+
+from cardtable.server.accounts import (
+    LoginLimiter,
+    NameError_,
+    check_name,
+    hash_password,
+    skeleton,
+    verify_password,
+)
+from cardtable.server.routes.accounts import COOKIE, CSRF_HEADER
+
+WEB = {CSRF_HEADER: "web"}
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits(fake_server: ServerThread) -> None:
+    """Every test starts with no failed logins counted (all come from 127.0.0.1)."""
+    fake_server.app.state.login_limiter = LoginLimiter()
+
+
+def fresh_name(prefix: str = "Pat") -> str:
+    """A name no other test registers (the module's server is shared)."""
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+def browser(base: str) -> httpx.Client:
+    """A client that keeps cookies and sends the CSRF header, as the web client does."""
+    return httpx.Client(base_url=base, timeout=10, headers=WEB)
+
+
+def register(http: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return http.post("/api/account/register", json={"name": name, "password": password})
+
+
+def bearer(base: str, name: str) -> dict[str, str]:
+    """Register ``name`` as a non-browser client: the Authorization header to send."""
+    answer = httpx.post(
+        f"{base}/api/account/register",
+        json={"name": name, "password": PASSWORD, "bearer": True},
+        headers=WEB,
+    )
+    assert answer.status_code == 201, answer.text
+    assert COOKIE not in answer.cookies
+    return {"Authorization": f"Bearer {answer.json()['token']}"}
+
+
+def test_register_login_logout(fake_server: ServerThread) -> None:
+    name = fresh_name()
+    with browser(fake_server.base) as http:
+        made = register(http, name)
+        assert made.status_code == 201, made.text
+        assert made.json() == {"name": name, "token": None}
+        cookie = made.headers["set-cookie"].lower()
+        assert "httponly" in cookie
+        assert "samesite=lax" in cookie
+        assert "secure" not in cookie  # plain http on loopback; https adds it
+        assert http.get("/api/account").json()["name"] == name
+        assert http.post("/api/account/logout").status_code == 204
+        assert http.get("/api/account").status_code == 401
+        # The old cookie's session is gone on the server too.
+        old = made.cookies[COOKIE]
+        again = httpx.get(f"{fake_server.base}/api/account", cookies={COOKIE: old})
+        assert again.status_code == 401
+        login = http.post("/api/account/login", json={"name": name.upper(), "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        assert http.get("/api/account").json()["name"] == name
+
+
+def test_a_cookie_change_without_the_csrf_header_is_refused(fake_server: ServerThread) -> None:
+    name = fresh_name()
+    with browser(fake_server.base) as http:
+        assert register(http, name).status_code == 201
+        token = http.cookies[COOKIE]
+    plain = httpx.Client(base_url=fake_server.base, cookies={COOKIE: token})
+    refused = plain.post("/api/account/logout")
+    assert refused.status_code == 403
+    assert refused.json()["detail"]["code"] == "csrf"
+    assert (
+        plain.post("/api/account/login", json={"name": name, "password": PASSWORD}).status_code
+        == 403
+    )
+    assert plain.get("/api/account").json()["name"] == name  # reading needs no header
+
+
+def test_wrong_passwords_are_rate_limited_and_unknown_names_answer_alike(
+    fake_server: ServerThread,
+) -> None:
+    name = fresh_name()
+    with browser(fake_server.base) as http:
+        assert register(http, name).status_code == 201
+        wrong = http.post("/api/account/login", json={"name": name, "password": "x" * 9})
+        unknown = http.post(
+            "/api/account/login", json={"name": fresh_name("Nobody"), "password": "x" * 9}
+        )
+        assert wrong.status_code == unknown.status_code == 401
+        assert wrong.json() == unknown.json()
+        for _ in range(4):
+            http.post("/api/account/login", json={"name": name, "password": "y" * 9})
+        # 5 failures: even the right password must wait now.
+        for password in ("z" * 9, PASSWORD):
+            limited = http.post("/api/account/login", json={"name": name, "password": password})
+            assert limited.status_code == 429
+            assert int(limited.headers["retry-after"]) > 0
+            assert limited.json()["detail"]["code"] == "login_limited"
+
+
+def test_the_address_limit_spans_names(fake_server: ServerThread) -> None:
+    with browser(fake_server.base) as http:
+        codes = [
+            http.post(
+                "/api/account/login", json={"name": fresh_name("Ghost"), "password": "p" * 9}
+            ).status_code
+            for _ in range(25)
+        ]
+    assert codes[0] == 401
+    assert 429 in codes
+
+
+def test_duplicate_and_confusable_names_are_refused(fake_server: ServerThread) -> None:
+    base = fresh_name("Vera")
+    with browser(fake_server.base) as http:
+        assert register(http, base).status_code == 201
+        for other in (
+            base.upper(),
+            base.lower(),
+            "Ｖ" + base[1:],
+            "V" + base[1:].replace("e", "е"),
+        ):
+            answer = register(http, other)
+            assert answer.status_code in (409, 422), other
+        # A Latin name and the same letters in Cyrillic (a whole-script lookalike).
+        latin = "".join(random.choice("aceopxy") for _ in range(10))
+        assert register(http, latin).status_code == 201
+        cyrillic = latin.translate(str.maketrans("aceopxy", "асеорху"))
+        assert check_name(cyrillic) == cyrillic  # a fine name on its own
+        taken = register(http, cyrillic)
+        assert taken.status_code == 409
+        assert taken.json()["detail"]["code"] == "name_taken"
+        for bad, code in (
+            (base + "\u200b", "name_invisible"),
+            ("Bot (hard)", "name_reserved"),
+            ("bot_maker", "name_reserved"),
+            ("Бот (складний)", "name_reserved"),
+            ("Вот", "name_reserved"),  # Cyrillic letters that read "Bot"
+            ("Вob", "name_scripts"),
+            ("a", "name_length"),
+            ("<script>", "name_character"),
+        ):
+            answer = register(http, bad)
+            assert answer.status_code == 422, bad
+            assert answer.json()["detail"]["code"] == code, bad
+        short = register(http, fresh_name(), password="short")
+        assert short.json()["detail"]["code"] == "password_short"
+
+
+def test_an_unknown_name_still_costs_a_password_check() -> None:
+    stored = hash_password(PASSWORD)
+    assert verify_password(stored, PASSWORD)
+    assert not verify_password(stored, "x" * 9)
+    assert not verify_password(None, PASSWORD)  # verified against the dummy hash: False
+    assert not verify_password("not a hash", PASSWORD)
+
+
+def test_name_rules() -> None:
+    assert check_name("Олена") == "Олена"
+    assert check_name("Mary-Jane O'Neil") == "Mary-Jane O'Neil"
+    assert skeleton("Olena") == skeleton("Оlеnа")
+    assert skeleton("Paul") != skeleton("Pauline")
+    with pytest.raises(NameError_):
+        check_name("Ann\u2060")  # word joiner
+    with pytest.raises(NameError_):
+        check_name("An\u0301n")  # a combining accent
+
+
+def test_change_password_and_delete(fake_server: ServerThread) -> None:
+    name = fresh_name()
+    with browser(fake_server.base) as http, browser(fake_server.base) as other:
+        assert register(http, name).status_code == 201
+        assert (
+            other.post("/api/account/login", json={"name": name, "password": PASSWORD}).status_code
+            == 200
+        )
+        wrong = http.post(
+            "/api/account/password", json={"password": "nope" * 3, "new_password": "n" * 10}
+        )
+        assert wrong.status_code == 403
+        changed = http.post(
+            "/api/account/password", json={"password": PASSWORD, "new_password": "new pass 123"}
+        )
+        assert changed.status_code == 204
+        assert http.get("/api/account").status_code == 200  # this session stays
+        assert other.get("/api/account").status_code == 401  # the others end
+        assert (
+            other.post("/api/account/login", json={"name": name, "password": PASSWORD}).status_code
+            == 401
+        )
+        assert http.post("/api/account/delete", json={"password": "x" * 9}).status_code == 403
+        assert (
+            http.post("/api/account/delete", json={"password": "new pass 123"}).status_code == 204
+        )
+        assert http.get("/api/account").status_code == 401
+        assert http.get(f"/api/players/{name}").status_code == 404
+        assert register(http, name).status_code == 201  # the name is free again
+
+
+def test_a_guest_cannot_join_or_create_a_rated_table(fake_server: ServerThread, api: Api) -> None:
+    refused = api.http.post(
+        "/api/tables", json={"game": "fake", "seats": [{"type": "open"}] * 2, "rated": True}
+    )
+    assert refused.status_code == 403
+    assert refused.json()["detail"]["code"] == "rated_needs_account"
+    owner = bearer(fake_server.base, fresh_name())
+    created = api.http.post(
+        "/api/tables",
+        json={"game": "fake", "seats": [{"type": "open"}] * 2, "rated": True},
+        headers=owner,
+    )
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    invite = created.json()["invites"][0]["code"]
+    guest = api.http.post(f"/api/tables/{table_id}/join", json={"invite": invite, "name": "Ann"})
+    assert guest.status_code == 403
+    assert "sign in" in guest.json()["detail"]["message"]
+    assert api.table(table_id)["seats"][0]["role"] == "open"
+
+
+def test_a_rated_game_rates_the_accounts_that_played(fake_server: ServerThread, api: Api) -> None:
+    names = [fresh_name("Ada"), fresh_name("Ben")]
+    heads = [bearer(fake_server.base, n) for n in names]
+    created = api.http.post(
+        "/api/tables",
+        json={
+            "game": "fake",
+            "seats": [{"type": "open"}] * 2,
+            "rated": True,
+            "options": {"hand": 1},
+        },
+        headers=heads[0],
+    ).json()
+    table_id = created["table"]["id"]
+    tokens = []
+    for invite, head in zip(created["invites"], heads, strict=True):
+        seated = api.http.post(
+            f"/api/tables/{table_id}/join",
+            json={"invite": invite["code"], "name": "Bot (hard)"},  # the account's name wins
+            headers=head,
+        )
+        assert seated.status_code == 200, seated.text
+        tokens.append(seated.json()["token"])
+    again = api.http.post(
+        f"/api/tables/{table_id}/join",
+        json={"invite": created["invites"][0]["code"], "name": "x"},
+        headers=heads[0],
+    )
+    assert again.status_code == 409
+    seats = api.table(table_id)["seats"]
+    assert [s["name"] for s in seats] == names
+    assert all(s["signed_in"] for s in seats)
+    assert "account" not in seats[0]  # the account's id stays private
+    with clients(fake_server.base, table_id, tokens) as players:
+        play_first_moves(players)
+    board = api.http.get("/api/ratings", params={"game": "fake", "limit": 500}).json()["entries"]
+    rated = {e["name"]: e for e in board}
+    assert set(names) <= set(rated)
+    assert all(rated[n]["games"] == 1 and rated[n]["account"] for n in names)
+    assert "Bot (hard)" not in rated
+    for name in names:
+        page = api.http.get(f"/api/players/{name.lower()}").json()
+        (fake,) = page["ratings"]
+        assert fake["games"] == 1
+        assert fake["wins"] + fake["losses"] in (0, 1)  # 0: a draw
+        assert len(fake["history"]) == 1
+        assert page["finished"][0]["table"] == table_id
+    # The rematch seats the same accounts (the old seat's token proves the seat, and
+    # the seat was the account's), rated again.
+    first = api.http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert first.status_code == 200, first.text
+    assert first.json()["table"]["rated"] is True
+    assert first.json()["table"]["seats"][0] == {
+        **first.json()["table"]["seats"][0],
+        "name": names[0],
+        "signed_in": True,
+    }
+    # An unrated table of the same people changes nothing.
+    table2, tokens2 = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 1})
+    with clients(fake_server.base, table2, tokens2) as players:
+        play_first_moves(players)
+    after = api.http.get("/api/ratings", params={"game": "fake", "limit": 500}).json()["entries"]
+    assert {e["name"]: e["games"] for e in after if e["name"] in names} == dict.fromkeys(names, 1)
+    assert api.http.get("/api/players/Nobody-here").status_code == 404
+
+
+def test_the_login_limits_forget_after_their_window() -> None:
+    now = [0.0]
+    limiter = LoginLimiter(per_name=2, per_address=3, window=60.0, clock=lambda: now[0])
+    limiter.failed("Ann", "10.0.0.1")
+    assert limiter.retry_after("ann", "10.0.0.1") == 0
+    now[0] = 10.0
+    limiter.failed("ANN", "10.0.0.1")  # the name counts by its key
+    assert limiter.retry_after("Ann", "10.0.0.2") == pytest.approx(50.0)
+    limiter.failed("Bob", "10.0.0.1")  # third failure from the address, another name
+    assert limiter.retry_after("Cid", "10.0.0.1") == pytest.approx(50.0)
+    assert limiter.retry_after("Cid", "10.0.0.9") == 0
+    now[0] = 61.0
+    assert limiter.retry_after("Ann", "10.0.0.1") == 0
+    limiter.failed("Dan", "10.0.0.5")
+    limiter.succeeded("dan")
+    assert limiter.retry_after("Dan", "10.0.0.6") == 0
