@@ -22,6 +22,7 @@ from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
 from cardtable.server.thinking import BotMaker, registry_bot
+from cardtable.server.timing import MoveTiming
 
 __all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "create_app"]
 
@@ -71,6 +72,7 @@ def create_app(
         ),
         lifespan=lifespan,
     )
+    app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     for router in (info.router, tables.router, play.router, client.router):

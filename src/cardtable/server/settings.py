@@ -7,6 +7,7 @@ same; tests give a short or zero pause and fast bots.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from cardtable.table import Pacing
@@ -40,3 +41,6 @@ class Settings:
     send_queue: int = 256
     #: Seconds a finished table stays in memory after its last connection left.
     keep_finished_seconds: float = 600.0
+    #: Time every move inside the process for ``GET /api/timing`` (benchmarks; also
+    #: on with ``CARDTABLE_TIME_MOVES=1`` in the environment).
+    time_moves: bool = field(default_factory=lambda: os.environ.get("CARDTABLE_TIME_MOVES") == "1")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
+from cardtable.server.timing import MoveTimes
 
 __all__ = ["router"]
 
@@ -48,3 +49,16 @@ async def ratings(
     """The best openskill ratings of a game (by mu - 3·sigma), best first."""
     rows = await hub.storage.aread(lambda s: Storage.leaderboard(s, game, limit))
     return Leaderboard(game=game, entries=[RatingEntry(**r) for r in rows])
+
+
+@router.get("/api/timing", summary="Time per move inside the server", tags=["server"])
+async def timing(request: Request) -> MoveTimes:
+    """Milliseconds from a move read off its WebSocket to the last message it caused
+    written out (only when the server times moves: ``CARDTABLE_TIME_MOVES=1``)."""
+    move_timing = getattr(request.app.state, "move_timing", None)
+    if move_timing is None:
+        raise HTTPException(
+            404,
+            detail={"code": "no_timing", "message": "this server does not time moves"},
+        )
+    return move_timing.report()  # type: ignore[no-any-return]
