@@ -661,11 +661,16 @@ class HiddenSampler:
         dealt their public counts per suit, the rest back on the piles."""
         state = self._base.clone()
         hands = [state._hands[p] for p in self._hidden]
-        shuffle = rng.shuffle
+        uniform = rng.random
+
+        def key(_: int) -> float:
+            return uniform()
+
         piles = []
         for suit in range(4):
-            pool = self._pools[suit][:]
-            shuffle(pool)
+            # Sorting by independent uniform keys is a uniform shuffle, and cheaper in
+            # Python than random.shuffle's per-card integer draws.
+            pool = sorted(self._pools[suit], key=key)
             taken = 0
             for hand, count in zip(hands, self._counts[suit], strict=True):
                 if count:
