@@ -2,9 +2,15 @@
 the OpenSpiel adapter (``python_cardtable_candidate``, one-deal matches).
 
 1. Speed at equal simulations: simulations per second of each search on the same
-   mid-deal positions (median over positions; goal: ours ≥ 10× OpenSpiel's). Our bot's
-   playouts stop at the deal's end or after its rollout depth; OpenSpiel's
-   ``RandomRolloutEvaluator`` plays to the match's end (here also the deal's end).
+   mid-deal positions, the searches taking turns at each position (paired rounds),
+   with the median of each search's ratio to OpenSpiel's (goal: ours ≥ 10× at equal
+   playout length). OpenSpiel's ``ISMCTSBot`` evaluates a leaf by one random rollout to
+   the end of the match (here one deal) and backs up the match's win/loss; ours is
+   timed with playouts to the end of the deal and win/loss (like for like), with the
+   margin reward, and with its default cut at ``ROLLOUT_DEPTH`` moves. OpenSpiel's bot
+   runs with the adapter's numpy-free :class:`~cardtable.rl.openspiel_shared.RolloutEvaluator`
+   (the faster baseline, the one the ratios use) and with its own
+   ``RandomRolloutEvaluator`` (numpy), shown for reference.
 2. Strength at equal wall time per move: duplicate deal pairs (each seeded deal played
    twice, the bots swapping seats), both bots given the same seconds per decision
    (OpenSpiel's bot searches until the same deadline). Reports our win rate with its

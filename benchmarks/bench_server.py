@@ -343,6 +343,7 @@ async def run_load(
         "server_cpu_waited_percent": round(100 * waited / elapsed, 1),
         "machine_load_average_1min": round(os.getloadavg()[0], 2),
         "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
+        "server_cpu_ms_per_move": round(1000 * cpu / stats.moves, 2) if stats.moves else None,
         "server_rss_mib": round(rss_after, 1),
         "load_clients_cpu_percent": round(100 * own / elapsed, 1),
         "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),

@@ -31,21 +31,18 @@ def test_every_move_is_timed_from_in_to_its_last_send(timed_server: ServerThread
     api = Api(timed_server.base)
     assert api.http.get("/api/timing").json()["moves"] == 0
     table_id, tokens = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 3})
-    moves = 0
-    with clients(timed_server.base, table_id, tokens) as (ann, bob):
-        ann.hello()
-        bob.hello()
-        while True:
-            ann.drain()
-            bob.drain()
-            state = ann.state
-            assert state is not None
-            if state["status"] == "finished":
-                break
-            mover = ann if state["to_move"] == 0 else bob
+    moves = 4
+    with clients(timed_server.base, table_id, tokens) as seats:
+        for seat in seats:
+            seat.hello()
+        for _ in range(moves):
+            for seat in seats:
+                seat.drain()
+            turn = seats[0].state
+            assert turn is not None
+            mover = seats[turn["to_move"]]
             assert mover.state is not None
             assert mover.move(mover.state["legal_moves"][0])["type"] == "ack"
-            moves += 1
     report = api.http.get("/api/timing").json()
     assert report["moves"] == moves  # hello and the other messages are not moves
     assert report["unfinished"] == 0
