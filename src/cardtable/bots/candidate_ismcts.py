@@ -19,8 +19,8 @@ One tree is grown for the deciding seat's information set. Each iteration:
    scores so far (captures are the only scores, C15, so the margin so far is a cheap
    estimate, unbiased in sign). Random playouts to the end take about a hundred moves
    from mid-deal; the default cut of :data:`ROLLOUT_DEPTH` moves keeps the search fast
-   enough for thousands of simulations a move (its strength is measured in
-   ``docs/benchmarks.md``).
+   enough for thousands of simulations a move (its strength against ``greedy`` is
+   measured in ``docs/bots.md``).
 5. **Back up** the result from each node's mover's point of view.
 
 The reward of a deal for a player, with ``margin`` their deal score minus the
