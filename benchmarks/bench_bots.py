@@ -1,5 +1,6 @@
 """Bot speed: ISMCTS simulations per second on mid-deal Candidate positions (goal
-≥ 10,000), and the Spy oracle's and planner's speed on fresh deals. Median of runs."""
+≥ 10,000 with the default cut of the playouts), with playouts cut and to the deal's
+end, and the Spy oracle's and planner's speed on fresh deals. Median of runs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import statistics
 import time
 
-from cardtable.bots.candidate_ismcts import IsmctsBot
+from cardtable.bots.candidate_ismcts import ROLLOUT_DEPTH, IsmctsBot
 from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
@@ -30,13 +31,15 @@ def mid_deal(seed: int) -> CandidateState:
             return state
 
 
-def ismcts_rate(positions: int = 7, iterations: int = 2000) -> list[float]:
+def ismcts_rate(
+    positions: int = 7, iterations: int = 2000, rollout_depth: int | None = ROLLOUT_DEPTH
+) -> list[float]:
     """Simulations per second on each of ``positions`` mid-deal positions."""
     rates = []
     for seed in range(positions):
         state = mid_deal(seed)
         info = CandidateInfo.of(state, state.current_player)
-        bot = IsmctsBot(seed, iterations=iterations)
+        bot = IsmctsBot(seed, iterations=iterations, rollout_depth=rollout_depth)
         start = time.perf_counter()
         bot.search(info)
         rates.append(iterations / (time.perf_counter() - start))
@@ -67,13 +70,17 @@ def spy_rates(deals: int = 40) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    rates = ismcts_rate()
     print("bots")
-    print(
-        f"  ismcts (rollout depth cap {IsmctsBot().rollout_depth}): median "
-        f"{statistics.median(rates):,.0f} simulations/s over {len(rates)} mid-deal positions "
-        f"(min {min(rates):,.0f}, max {max(rates):,.0f}); goal 10,000"
-    )
+    for depth, what in (
+        (ROLLOUT_DEPTH, f"cut at {ROLLOUT_DEPTH} moves"),
+        (None, "to the deal's end"),
+    ):
+        rates = ismcts_rate(iterations=2000 if depth else 500, rollout_depth=depth)
+        print(
+            f"  ismcts, playouts {what}: median {statistics.median(rates):,.0f} "
+            f"simulations/s over {len(rates)} mid-deal positions "
+            f"(min {min(rates):,.0f}, max {max(rates):,.0f})" + ("; goal 10,000" if depth else "")
+        )
     oracle, step, planner = spy_rates()
     print(
         f"  spy oracle: {oracle:,.0f} shortest races/s (A* by moves), {step:,.0f}/s (A* by "

@@ -2,9 +2,15 @@
 the OpenSpiel adapter (``python_cardtable_candidate``, one-deal matches).
 
 1. Speed at equal simulations: simulations per second of each search on the same
-   mid-deal positions (median over positions; goal: ours ≥ 10× OpenSpiel's). Our bot's
-   playouts stop at the deal's end or after its rollout depth; OpenSpiel's
-   ``RandomRolloutEvaluator`` plays to the match's end (here also the deal's end).
+   mid-deal positions, the searches taking turns at each position (paired rounds),
+   with the median of each search's ratio to OpenSpiel's (goal: ours ≥ 10× at equal
+   playout length). OpenSpiel's ``ISMCTSBot`` evaluates a leaf by one random rollout to
+   the end of the match (here one deal) and backs up the match's win/loss; ours is
+   timed with playouts to the end of the deal and win/loss (like for like), with the
+   margin reward, and with its default cut at ``ROLLOUT_DEPTH`` moves. OpenSpiel's bot
+   runs with the adapter's numpy-free :class:`~cardtable.rl.openspiel_shared.RolloutEvaluator`
+   (the faster baseline, the one the ratios use) and with its own
+   ``RandomRolloutEvaluator`` (numpy), shown for reference.
 2. Strength at equal wall time per move: duplicate deal pairs (each seeded deal played
    twice, the bots swapping seats), both bots given the same seconds per decision
    (OpenSpiel's bot searches until the same deadline). Reports our win rate with its
@@ -22,6 +28,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 try:
@@ -30,11 +37,12 @@ try:
     from open_spiel.python.algorithms import ismcts, mcts
 
     import cardtable.rl.openspiel  # noqa: F401 - registers the games
+    from cardtable.rl.openspiel_shared import RolloutEvaluator
 except ImportError:  # the rl extra is not installed
     pyspiel = None
 
 from benchmarks.bench_bots import mid_deal
-from cardtable.bots.candidate_ismcts import IsmctsBot
+from cardtable.bots.candidate_ismcts import ROLLOUT_DEPTH, IsmctsBot
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo
 
@@ -42,31 +50,89 @@ from cardtable.games.candidate.info import CandidateInfo
 UCT_C = 2.0
 
 
-def openspiel_bot(game: Any, seed: int, simulations: int) -> Any:
-    """OpenSpiel's ISMCTS with one random rollout per leaf."""
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+def openspiel_bot(game: Any, seed: int, simulations: int, numpy_rollouts: bool = False) -> Any:
+    """OpenSpiel's ISMCTS with one random rollout per leaf, to the end of the match.
+
+    ``numpy_rollouts`` takes OpenSpiel's stock ``RandomRolloutEvaluator`` (numpy's
+    ``RandomState.choice`` per move); else the adapter's numpy-free
+    :class:`~cardtable.rl.openspiel_shared.RolloutEvaluator`, the faster baseline.
+    """
+    evaluator: Any
+    if numpy_rollouts:
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    else:
+        evaluator = RolloutEvaluator(seed)
     return ismcts.ISMCTSBot(
         game, evaluator, UCT_C, simulations, random_state=np.random.RandomState(seed)
     )
 
 
-def speed(positions: int, simulations: int) -> tuple[float, float]:
-    """Median simulations per second: ours, OpenSpiel's (same positions, same count)."""
+#: The searches timed at each position: name -> how to run one (game, engine, seed, n).
+SEARCHES: dict[str, Callable[[Any, CandidateState, int, int], None]] = {
+    "ours, to the deal's end, win/loss": lambda game, engine, seed, n: _ours(
+        engine, seed, n, None, "win"
+    ),
+    "ours, to the deal's end, margin": lambda game, engine, seed, n: _ours(
+        engine, seed, n, None, "margin"
+    ),
+    f"ours, cut at {ROLLOUT_DEPTH} moves, margin": lambda game, engine, seed, n: _ours(
+        engine, seed, n, ROLLOUT_DEPTH, "margin"
+    ),
+    "OpenSpiel ISMCTSBot": lambda game, engine, seed, n: openspiel_bot(game, seed, n).run_search(
+        game.state_from(engine)
+    ),
+    "OpenSpiel ISMCTSBot, numpy rollouts": lambda game, engine, seed, n: openspiel_bot(
+        game, seed, n, numpy_rollouts=True
+    ).run_search(game.state_from(engine)),
+}
+BASELINE = "OpenSpiel ISMCTSBot"
+
+
+def _ours(engine: CandidateState, seed: int, n: int, depth: int | None, reward: str) -> None:
+    info = CandidateInfo.of(engine, engine.current_player)
+    IsmctsBot(seed, iterations=n, rollout_depth=depth, reward=reward).search(info)
+
+
+def speed(positions: int, simulations: int) -> dict[str, list[float]]:
+    """Simulations per second of every search in :data:`SEARCHES` at each position.
+
+    Equal simulations (``simulations`` each), equal positions; the searches take turns
+    at each position (the order rotating), so each position is one paired round.
+    Building OpenSpiel's state from ours is not timed.
+    """
     game = pyspiel.load_game("python_cardtable_candidate", {"deals": 1})
-    ours, theirs = [], []
+    names = list(SEARCHES)
+    rates: dict[str, list[float]] = {name: [] for name in names}
     for seed in range(positions):
         engine = mid_deal(seed)
-        info = CandidateInfo.of(engine, engine.current_player)
-        bot = IsmctsBot(seed, iterations=simulations)
-        start = time.perf_counter()
-        bot.search(info)
-        ours.append(simulations / (time.perf_counter() - start))
-        state = game.state_from(engine)
-        other = openspiel_bot(game, seed, simulations)
-        start = time.perf_counter()
-        other.run_search(state)
-        theirs.append(simulations / (time.perf_counter() - start))
-    return statistics.median(ours), statistics.median(theirs)
+        for k in range(len(names)):
+            name = names[(seed + k) % len(names)]
+            search = SEARCHES[name]
+            if name.startswith("OpenSpiel"):
+                state = game.state_from(engine)
+                bot = openspiel_bot(game, seed, simulations, numpy_rollouts="numpy" in name)
+                start = time.perf_counter()
+                bot.run_search(state)
+            else:
+                start = time.perf_counter()
+                search(game, engine, seed, simulations)
+            rates[name].append(simulations / (time.perf_counter() - start))
+    return rates
+
+
+def speed_table(rates: dict[str, list[float]], simulations: int) -> str:
+    """Each search's median simulations/s and its paired median ratio to the baseline."""
+    rounds = len(rates[BASELINE])
+    lines = [
+        f"rl: ISMCTS at {simulations} simulations a move, {rounds} mid-deal positions "
+        "(paired rounds, medians); OpenSpiel's rollouts play to the match's end, here the "
+        "deal's end, and back up win/loss",
+        f"  {'search':<40} {'simulations/s':>14} {'vs OpenSpiel':>13}",
+    ]
+    for name, values in rates.items():
+        ratio = statistics.median(a / b for a, b in zip(values, rates[BASELINE], strict=True))
+        lines.append(f"  {name:<40} {statistics.median(values):>14,.0f} {ratio:>12.1f}x")
+    return "\n".join(lines)
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot if pyspiel is not None else object):  # type: ignore[misc]
@@ -74,8 +140,9 @@ class TimedISMCTSBot(ismcts.ISMCTSBot if pyspiel is not None else object):  # ty
     number of simulations (the rest of the search is OpenSpiel's own code)."""
 
     def __init__(self, game: Any, seed: int, seconds: float) -> None:
-        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-        super().__init__(game, evaluator, UCT_C, 1, random_state=np.random.RandomState(seed))
+        super().__init__(
+            game, RolloutEvaluator(seed), UCT_C, 1, random_state=np.random.RandomState(seed)
+        )
         self.seconds = seconds
         self.simulations = 0
 
@@ -166,12 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     if pyspiel is None:
         print("rl: open_spiel is not installed (pip install cardtable[rl])")
         return
-    ours, theirs = speed(args.positions, args.simulations)
-    print(
-        f"rl: ISMCTS simulations/s at {args.simulations} simulations a move "
-        f"(median of {args.positions} mid-deal positions): ours {ours:,.0f}, "
-        f"OpenSpiel ISMCTSBot via the adapter {theirs:,.0f}, ratio {ours / theirs:.1f}x"
-    )
+    print(speed_table(speed(args.positions, args.simulations), args.simulations))
     print(
         f"rl: strength at {args.seconds} s a move, {args.pairs} duplicate deal pairs "
         "(ours vs OpenSpiel's ISMCTS):"

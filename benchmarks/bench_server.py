@@ -7,10 +7,23 @@ runs, from this process, N tables of scripted WebSocket clients:
 - Candidate tables: two scripted clients each, moving after a think time;
 - Spy tables: two scripted clients and one bot each, racing.
 
-It measures the *move → broadcast latency* (from a client sending a move to the other
-player receiving the update for it), counts errors (error messages, resyncs, failed
-connections), samples the server process's CPU time and memory, stops by itself after
-``--seconds`` and prints one report.
+It measures, side by side:
+
+- the *server's own time per move*, measured inside the server process
+  (``CARDTABLE_TIME_MOVES=1``, read from ``GET /api/timing``): from the move message
+  read off its WebSocket to the last message it caused (the answer and every update)
+  written to its socket, storing the move included;
+- the *end-to-end latency*, measured by the clients: from a client sending a move to the
+  other player receiving the update for it (the server's time, plus the network stack
+  and the clients' own event loop);
+- the CPU the server got: its CPU time (``server_cpu_percent``, of one core, bot
+  worker processes included) and the time its threads were ready to run but waited
+  for a CPU (``server_cpu_waited_percent``, from ``/proc/<pid>/task/*/schedstat``), with
+  the machine's load average. On a busy machine the waiting share explains the part
+  of both latencies that is not the server's work.
+
+It also counts errors (error messages, resyncs, failed connections) and memory, stops
+by itself after ``--seconds`` and prints one report.
 """
 
 from __future__ import annotations
@@ -98,6 +111,18 @@ def proc_rss_mib(pid: int) -> float:
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
     return total / 1024
+
+
+def proc_wait_seconds(pid: int) -> float:
+    """Seconds the threads of a process and its descendants were ready to run but
+    waited for a CPU (``/proc/<pid>/task/<tid>/schedstat``, Linux; 0 if unavailable)."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 def choose_move(game: str, legal: list[str], rng: random.Random) -> str:
@@ -280,6 +305,7 @@ async def run_load(
     ]
     await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
     cpu_before = proc_cpu_seconds(pid)
+    wait_before = proc_wait_seconds(pid)
     own_before = sum(os.times()[:2])
     started = time.monotonic()
     phase.stop_at = started + seconds
@@ -287,6 +313,9 @@ async def run_load(
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
     cpu = proc_cpu_seconds(pid) - cpu_before
+    waited = proc_wait_seconds(pid) - wait_before
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        inside = (await http.get("/api/timing")).json()
     own = sum(os.times()[:2]) - own_before
     rss_after = proc_rss_mib(pid)
     lat = sorted(stats.latencies)
@@ -298,6 +327,10 @@ async def run_load(
         "seconds": round(elapsed, 1),
         "moves": stats.moves,
         "moves_per_second": round(stats.moves / elapsed, 1),
+        "server_time_per_move_ms_p50": inside["p50_ms"],
+        "server_time_per_move_ms_p99": inside["p99_ms"],
+        "server_time_per_move_ms_max": inside["max_ms"],
+        "server_timed_moves": inside["moves"],
         "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
         "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2)
         if lat
@@ -307,7 +340,10 @@ async def run_load(
         "error_codes": stats.error_codes,
         "resyncs": stats.resyncs,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_waited_percent": round(100 * waited / elapsed, 1),
+        "machine_load_average_1min": round(os.getloadavg()[0], 2),
         "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
+        "server_cpu_ms_per_move": round(1000 * cpu / stats.moves, 2) if stats.moves else None,
         "server_rss_mib": round(rss_after, 1),
         "load_clients_cpu_percent": round(100 * own / elapsed, 1),
         "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),
@@ -318,8 +354,9 @@ def start_server(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
     """``cardtable serve`` in a subprocess; returns once /api/health answers."""
     command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--db", db, "--log-level", "warning"]
+    env = {**os.environ, "CARDTABLE_TIME_MOVES": "1"}  # GET /api/timing
     with log.open("wb") as sink:
-        proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -377,7 +414,11 @@ def main(argv: list[str] | None = None) -> None:
                 proc.wait(timeout=20)
             if proc.poll() is None:
                 proc.kill()
-        problems = log.read_text(errors="replace").strip()
+        problems = "\n".join(
+            line
+            for line in log.read_text(errors="replace").splitlines()
+            if line.strip() and not line.startswith("cardtable server: open")
+        )
     if problems:
         print("server log:\n" + problems[-3000:])
     database = "PostgreSQL" if db.startswith("postgres") else "SQLite"

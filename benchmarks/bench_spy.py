@@ -1,26 +1,26 @@
 """Spy vs Spy engine speed: ``python -m benchmarks spy``.
 
-1. Random playouts through the shared loop (:mod:`benchmarks.harness`): each game is
-   one round (``rounds=1``) between two players sharing a deck, dealt from its own
-   seed; ``legal_actions()`` with no argument lists every player's moves, so the loop
-   needs nothing Spy-specific. A uniformly random player can turn for ever, so the
-   rounds run with the race runner's per-round move cap
-   (:data:`~cardtable.games.spy.race.DEFAULT_MOVE_LIMIT` moves per player, then the
-   player may only resign, S13). The same loop then drives OpenSpiel's ``solitaire``
-   (Klondike) for the ratio of actions per second.
-2. The same loop over rounds without resigning: a uniformly random player resigns
-   early (resign is always legal), so part 1 is dominated by dealing. Here the random
-   player never resigns until the move cap leaves it nothing else, so a round lasts
-   until someone calls (about five times as many moves) and the figure weighs the
-   move engine more than the deal. Filtering resign out costs our
-   side a list comprehension per decision; it is counted in our time.
-3. The fast race runner (S17) with :class:`~cardtable.games.spy.race.GreedyPolicy`
-   for every player: whole rounds per second (dealing, racing, merging by time and
-   applying the merged record to the match state included).
+1. Random playouts through the shared loop (:mod:`benchmarks.harness`, paired rounds;
+   what is counted is said there): each game is one round (``rounds=1``) between two
+   players sharing a deck, dealt from its own seed; ``legal_actions()`` with no
+   argument lists every player's moves, so the loop needs nothing Spy-specific. A
+   uniformly random player can turn for ever, so the rounds run with the race
+   runner's per-round move cap (:data:`~cardtable.games.spy.race.DEFAULT_MOVE_LIMIT`
+   moves per player, then the player may only resign, S13). Loops, taking turns round
+   by round:
 
-Every figure is the median of several timed runs after a warm-up. The two engines'
-runs alternate (ours, theirs, ours, …) so that a change in the machine's load during
-the benchmark weighs on both alike.
+   * ``spy`` — as above. A uniformly random player resigns early (resign is always
+     legal), after about seven moves, so this figure is dominated by dealing;
+   * ``spy, no resigning`` — the random player never resigns while it has another
+     move, until the move cap (:data:`LONG_MOVE_LIMIT`) leaves it nothing else, so a
+     round lasts until someone calls and the figure weighs the move engine more than
+     the deal. Filtering resign out costs our side a list comprehension per decision;
+     it is counted in our time;
+   * ``solitaire`` — OpenSpiel's Klondike, the baseline, dealt by chance;
+   * ``null`` — the do-nothing engine, the ceiling.
+2. The fast race runner (S17) with :class:`~cardtable.games.spy.race.GreedyPolicy`
+   for every player: whole rounds per second (dealing, racing, merging by time and
+   applying the merged record to the match state included), median of runs.
 """
 
 from __future__ import annotations
@@ -29,15 +29,16 @@ import statistics
 import time
 from typing import Any
 
-from benchmarks.harness import Rate, load_openspiel_game, random_playouts, report
+from benchmarks.harness import Loop, NullState, engine_table, load_openspiel_game, paired_rounds
 from cardtable.games.spy import SpyOptions, SpyState
 from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, RESIGN
 from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT, GreedyPolicy, run_race
 
-GAMES = 20_000
-SOLITAIRE_GAMES = 1_000
+GAMES = 5_000
+SOLITAIRE_GAMES = 300
 RACES = 2_000
 REPEATS = 5
+ROUNDS = 11
 
 
 def spy_state(seed: int) -> SpyState:
@@ -48,7 +49,7 @@ def spy_state(seed: int) -> SpyState:
 _ONE_ROUND = SpyOptions(rounds=1)
 #: Move cap of the rounds without resigning.
 LONG_MOVE_LIMIT = 400
-LONG_GAMES = 200
+LONG_GAMES = 1000
 
 
 class StubbornSpyState(SpyState):
@@ -80,44 +81,27 @@ def race_rounds_per_second(players: int, rounds: int, repeats: int = REPEATS) ->
     return statistics.median(once(r * rounds) for r in range(repeats))
 
 
-def _median(runs: list[Rate]) -> Rate:
-    """The run with the median actions/s."""
-    middle = statistics.median_low([r.actions_per_second for r in runs])
-    return next(r for r in runs if r.actions_per_second == middle)
+def loops() -> list[Loop]:
+    """The paired loops; solitaire is left out when open_spiel is missing."""
+    found = [
+        Loop("spy", spy_state, GAMES),
+        Loop("spy, no resigning", long_spy_state, LONG_GAMES),
+    ]
+    game: Any = load_openspiel_game("solitaire")
+    if game is not None:
+        found.append(Loop("solitaire", lambda _: game.new_initial_state(), SOLITAIRE_GAMES))
+    found.append(Loop("null", NullState, GAMES))
+    return found
 
 
 def main() -> None:
-    game = load_openspiel_game("solitaire")
-
-    def solitaire(_: int) -> Any:
-        assert game is not None  # only called when open_spiel is installed
-        return game.new_initial_state()
-
-    random_playouts(spy_state, GAMES // 10)  # warm-up
-    if game is not None:
-        random_playouts(solitaire, SOLITAIRE_GAMES // 10)
-    ours: list[Rate] = []
-    theirs: list[Rate] = []
-    for repeat in range(REPEATS):
-        ours.append(random_playouts(spy_state, GAMES, seed=repeat))
-        if game is not None:
-            theirs.append(random_playouts(solitaire, SOLITAIRE_GAMES, seed=repeat))
+    runs = paired_rounds(loops(), ROUNDS)
     print(
-        report(
-            "spy: random one-round playouts, 2 players (OpenSpiel baseline: solitaire)",
-            _median(ours),
-            _median(theirs) if theirs else None,
-            "open_spiel solitaire",
-        )
-    )
-    random_playouts(long_spy_state, LONG_GAMES // 10)  # warm-up
-    long_runs = [random_playouts(long_spy_state, LONG_GAMES, seed=r) for r in range(REPEATS)]
-    print(
-        report(
-            "spy: random rounds without resigning (until the move cap), 2 players",
-            _median(long_runs),
-            _median(theirs) if theirs else None,
-            "open_spiel solitaire",
+        engine_table(
+            "spy: random one-round playouts, 2 players",
+            runs,
+            ("spy", "spy, no resigning"),
+            ("solitaire",),
         )
     )
     for players in (2, 4):

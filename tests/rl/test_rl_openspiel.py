@@ -215,3 +215,70 @@ def test_spy_who_moves_is_chance_and_all_information_is_public() -> None:
     keys = {state.information_state_string(p)[2:] for p in range(3)}
     assert len(keys) == 1
     assert "2 turn" in keys.pop()
+
+
+def _uncached_player(state) -> int:  # type: ignore[no-untyped-def]
+    """The player to move worked out from the engine, without the adapter's cache."""
+    core = state.core
+    if core.engine.is_terminal() and (not hasattr(core, "lot_drawn") or core.lot_drawn):
+        return int(pyspiel.PlayerId.TERMINAL)
+    if core.is_chance():
+        return int(pyspiel.PlayerId.CHANCE)
+    if hasattr(core, "mover"):  # Spy: the player the last chance node picked
+        return int(core.mover)
+    return int(core.engine.current_player)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("python_cardtable_candidate", {"deals": 2}),
+        ("python_cardtable_spy", {"rounds": 2}),
+    ],
+)
+def test_cached_current_player_follows_every_action(name, params) -> None:  # type: ignore[no-untyped-def]
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal() and steps < 3000:
+        assert state.current_player() == _uncached_player(state)
+        assert state.is_chance_node() == state.core.is_chance()
+        if steps % 97 == 0:  # clones and pickles carry the cache
+            for copy in (state.clone(), pickle.loads(pickle.dumps(state))):
+                assert copy.current_player() == state.current_player()
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert state.current_player() == _uncached_player(state)
+
+
+def test_resampled_states_are_trusted_and_others_check_legality() -> None:
+    game = pyspiel.load_game("python_cardtable_candidate")
+    state = game.state_from(random_engine_match(5, 30))
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(ValueError, match="not legal"):
+        state.clone().apply_action(illegal)
+    sample = state.resample_from_infostate(
+        state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    )
+    assert sample.trusted
+    assert not state.trusted
+    assert sample.current_player() == state.current_player()
+    assert sample.clone().trusted
+
+
+def test_numpy_free_rollout_evaluator_drives_openspiel_ismcts() -> None:
+    from cardtable.rl.openspiel_shared import RolloutEvaluator
+
+    game = pyspiel.load_game("python_cardtable_candidate")
+    state = game.state_from(random_engine_match(2, 25))
+    values = RolloutEvaluator(1).evaluate(state)
+    assert values in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    bot = ismcts.ISMCTSBot(
+        game, RolloutEvaluator(1), 2.0, 60, random_state=np.random.RandomState(1)
+    )
+    assert bot.step(state) in state.legal_actions()

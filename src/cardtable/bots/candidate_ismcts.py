@@ -4,25 +4,30 @@
 One tree is grown for the deciding seat's information set. Each iteration:
 
 1. **Determinise**: draw one full state consistent with everything the seat may see
-   (:meth:`CandidateInfo.determinize`: the engine redeals the unseen cards — the
-   opponent's hand and the piles — uniformly, each pile keeping its suit and size and
-   the opponent's hand its public count per suit).
+   (:meth:`CandidateInfo.sampler`: the engine deals the unseen cards — the opponent's
+   hand and the piles — anew, uniformly, each pile keeping its suit and size and the
+   opponent's hand its public count per suit; what does not change between draws is
+   worked out once per search).
 2. **Select** down the tree with UCB1, among the children whose moves are legal in
    this determinisation only; each child counts how often it was *available*, and
    that count replaces the parent's visits in its exploration term (the ISMCTS form
    of UCB that keeps rarely-legal moves from being over-explored).
 3. **Expand** one move not yet in the tree, legal in this determinisation.
-4. **Simulate** with uniformly random legal moves (the engine's unchecked fast
-   path) to the end of the deal or for at most :data:`ROLLOUT_DEPTH` moves, whichever
-   comes first; a cut-off deal is judged by its scores so far (captures are the only
-   scores, C15, so the margin so far is an unbiased-in-sign, cheap estimate). Random
-   playouts to the end take about a hundred moves from mid-deal; the cut keeps the
-   search fast enough to run thousands of simulations a move.
+4. **Simulate** with uniformly random legal moves (the engine's
+   ``random_playout``, on the unchecked fast path) to the end of the deal, or — with
+   a ``rollout_depth`` — for at most that many moves; a cut-off deal is judged by its
+   scores so far (captures are the only scores, C15, so the margin so far is a cheap
+   estimate, unbiased in sign). Random playouts to the end take about a hundred moves
+   from mid-deal; the default cut of :data:`ROLLOUT_DEPTH` moves keeps the search fast
+   enough for thousands of simulations a move (its strength against ``greedy`` is
+   measured in ``docs/bots.md``).
 5. **Back up** the result from each node's mover's point of view.
 
-The reward of a finished deal for a player is ``sign(margin) * (1 - MARGIN_WEIGHT) +
-MARGIN_WEIGHT * margin / (|margin| + 10)`` where ``margin`` is their deal score minus
-the opponent's (C15): winning the deal matters most, and a bigger win a little more.
+The reward of a deal for a player, with ``margin`` their deal score minus the
+opponent's (C15), is ``"margin"`` (the default): ``sign(margin) * (1 - MARGIN_WEIGHT) +
+MARGIN_WEIGHT * margin / (|margin| + 10)`` — winning the deal matters most, and a
+bigger win a little more; or ``"win"``: ``sign(margin)``, win or loss only (in a
+one-deal match, OpenSpiel's return).
 
 The decision is the most visited root move. :meth:`IsmctsBot.analyse` reports every
 legal move's mean reward and visits. With an iteration budget (the default) the bot
@@ -37,7 +42,7 @@ import time
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
 from cardtable.games.candidate.info import CandidateInfo
 
-__all__ = ["EXPLORATION", "MARGIN_WEIGHT", "ROLLOUT_DEPTH", "IsmctsBot", "Node"]
+__all__ = ["EXPLORATION", "MARGIN_WEIGHT", "REWARDS", "ROLLOUT_DEPTH", "IsmctsBot", "Node"]
 
 #: UCB1 exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 0.7
@@ -45,6 +50,8 @@ EXPLORATION = 0.7
 ROLLOUT_DEPTH = 12
 #: How much the size of a deal's margin weighs beside winning it.
 MARGIN_WEIGHT = 0.2
+#: The rewards a search can back up (module docstring).
+REWARDS = ("margin", "win")
 
 
 class Node:
@@ -68,8 +75,13 @@ def _reward(margin: int) -> float:
     return sign * (1.0 - MARGIN_WEIGHT) + MARGIN_WEIGHT * margin / (abs(margin) + 10)
 
 
+def _win(margin: int) -> float:
+    return 0.0 if margin == 0 else 1.0 if margin > 0 else -1.0
+
+
 class IsmctsBot:
-    """SO-ISMCTS with random playouts to the end of the deal (module docstring)."""
+    """SO-ISMCTS with random playouts (module docstring). ``rollout_depth`` None plays
+    each playout to the end of the deal; ``reward`` is one of :data:`REWARDS`."""
 
     name = "ismcts"
     game = "candidate"
@@ -79,11 +91,15 @@ class IsmctsBot:
         seed: int = 0,
         iterations: int = 1000,
         seconds: float | None = None,
-        rollout_depth: int = ROLLOUT_DEPTH,
+        rollout_depth: int | None = ROLLOUT_DEPTH,
+        reward: str = "margin",
     ) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}: expected one of {', '.join(REWARDS)}")
         self.seed = seed
         self.budget = Budget(iterations, seconds)
         self.rollout_depth = rollout_depth
+        self.reward = reward
 
     def search(self, info: CandidateInfo) -> Node:
         """Grow the tree for ``info`` within the budget; return its root."""
@@ -98,12 +114,16 @@ class IsmctsBot:
             None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
         )
         choice = rng.choice
+        uniform = rng.random
+        draw = info.sampler().draw
+        depth = self.rollout_depth
+        judge = _win if self.reward == "win" else _reward
         log = math.log
         sqrt = math.sqrt
         for iteration in range(self.budget.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
-            state = info.determinize(rng)
+            state = draw(rng)
             deal = state.deal_number
             base = state.totals()
             node = root
@@ -111,44 +131,34 @@ class IsmctsBot:
             # Selection and expansion.
             while not state.is_terminal() and state.deal_number == deal:
                 moves = state.legal_actions()
-                player = state.current_player
                 children = node.children
-                untried = [a for a in moves if a not in children]
-                if untried:
-                    action = choice(untried)
-                    child = Node(action, player)
+                known = [children[a] for a in moves if a in children]
+                if len(known) < len(moves):
+                    action = choice([a for a in moves if a not in children])
+                    child = Node(action, state.current_player)
                     children[action] = child
-                    for a in moves:
-                        if a in children:
-                            children[a].availability += 1
+                    child.availability = 1
+                    for c in known:
+                        c.availability += 1
                     state.apply_action(action)
                     path.append(child)
                     break
-                best = None
+                best = known[0]
                 best_score = -math.inf
-                for a in moves:
-                    c = children[a]
+                for c in known:
                     c.availability += 1
-                for a in moves:
-                    c = children[a]
-                    score = c.total / c.visits + EXPLORATION * sqrt(log(c.availability) / c.visits)
+                    visits = c.visits
+                    score = c.total / visits + EXPLORATION * sqrt(log(c.availability) / visits)
                     if score > best_score:
                         best_score = score
                         best = c
-                assert best is not None
                 state.apply_action(best.action)
                 node = best
                 path.append(node)
             # Simulation: uniformly random, to the end of the deal or the depth cap.
-            apply = state.apply_action
-            legal_actions = state.legal_actions
-            for _ in range(self.rollout_depth):
-                if state.is_terminal() or state.deal_number != deal:
-                    break
-                apply(choice(legal_actions()))
+            state.random_playout(uniform, depth)
             totals = state.totals()
-            margin0 = (totals[0] - base[0]) - (totals[1] - base[1])
-            reward0 = _reward(margin0)
+            reward0 = judge((totals[0] - base[0]) - (totals[1] - base[1]))
             for n in path[1:]:
                 n.visits += 1
                 n.total += reward0 if n.mover == 0 else -reward0

@@ -105,8 +105,8 @@ class _CandidateCore:
                 outcomes.append((kind, copies / left))
         return outcomes
 
-    def apply_chance(self, outcome: int) -> None:
-        if outcome not in dict(self.chance_outcomes()):
+    def apply_chance(self, outcome: int, check: bool = True) -> None:
+        if check and outcome not in dict(self.chance_outcomes()):
             raise ValueError(f"{outcome} is not a chance outcome here")
         if not self.lot_drawn:
             self.engine = CandidateState.from_piles(
@@ -186,6 +186,19 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CandidateSpielGame) -> None:
         super().__init__(game)
         self.core = _CandidateCore(game.cardtable_options)
+        #: The player to move (or CHANCE / TERMINAL), worked out once per move: OpenSpiel
+        #: asks for it several times a move, through pybind.
+        self.player = CHANCE
+        #: Trusted states skip the legality check of a player's move: a search applies
+        #: only moves it took from ``legal_actions()``. Resampled states are trusted.
+        self.trusted = False
+
+    def _update_player(self) -> None:
+        core = self.core
+        if core.is_chance():
+            self.player = CHANCE
+        else:
+            self.player = TERMINAL if core.engine.is_terminal() else core.engine.current_player
 
     @property
     def engine(self) -> CandidateState:
@@ -193,11 +206,8 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
         return self.core.engine
 
     def current_player(self) -> int:
-        """The player to move, or OpenSpiel's chance / terminal ids."""
-        core = self.core
-        if core.is_chance():
-            return CHANCE
-        return TERMINAL if core.engine.is_terminal() else core.engine.current_player
+        """The player to move, or OpenSpiel's chance / terminal ids (cached)."""
+        return self.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.engine.legal_actions()
@@ -208,12 +218,17 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self.core
-        if core.is_chance():
-            core.apply_chance(int(action))
-            return
-        if not core.engine.is_legal(action):
-            raise ValueError(f"action {action} is not legal now: {core.engine.legal_moves()}")
-        core.engine.apply_action(action)
+        if self.player == CHANCE:
+            core.apply_chance(int(action), not self.trusted)
+        else:
+            engine = core.engine
+            if not self.trusted and not engine.is_legal(action):
+                raise ValueError(f"action {action} is not legal now: {engine.legal_moves()}")
+            engine.apply_action(action)
+            if core.dealt >= engine.deal_number or engine.is_terminal():
+                self.player = TERMINAL if engine.is_terminal() else engine.current_player
+                return
+        self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -224,8 +239,7 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True when every deal has been played."""
-        core = self.core
-        return core.lot_drawn and core.engine.is_terminal()
+        return self.player == TERMINAL
 
     def returns(self) -> list[float]:
         """+1/−1 to the winner/loser at the end, 0 each on a draw or before the end."""
@@ -256,6 +270,8 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
         elif core.lot_drawn:
             core.engine = core.engine.resample_hidden(player_id, rng)
         other.core = core
+        other.player = self.player
+        other.trusted = True
         return other
 
     def __str__(self) -> str:

@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 from cardtable.games.base import GameInfo
 
-__all__ = ["CHANCE", "TERMINAL", "Observer", "game_type", "rng_from"]
+__all__ = ["CHANCE", "TERMINAL", "Observer", "RolloutEvaluator", "game_type", "rng_from"]
 
 #: OpenSpiel's ids for "the match is over" and "chance decides".
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -71,3 +72,39 @@ class Observer:
         else:
             self.tensor = np.zeros(size, np.float32)
             self.dict = {"observation": self.tensor}
+
+
+class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """OpenSpiel's random-rollout evaluator without numpy on the per-move path.
+
+    The same evaluation as ``mcts.RandomRolloutEvaluator(1)``: one uniformly random
+    playout to the end of the game (chance outcomes drawn by their probabilities),
+    then the returns; but the choices come from Python's :class:`random.Random`
+    instead of numpy's ``RandomState.choice`` (which converts every legal-action list
+    to an array), and the playout state is trusted (no legality check per move).
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: Any) -> list[float]:
+        """The returns at the end of one random playout from ``state``."""
+        working = state.clone()
+        working.trusted = True
+        rng = self.rng
+        while not working.is_terminal():
+            if working.is_chance_node():
+                outcomes = working.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                weights = [p for _, p in outcomes]
+                working.apply_action(rng.choices(actions, weights)[0])
+            else:
+                working.apply_action(rng.choice(working.legal_actions()))
+        return list(working.returns())
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        """Equal probability for every legal action (chance: its outcomes)."""
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]

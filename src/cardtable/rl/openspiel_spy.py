@@ -230,14 +230,11 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         engine = SpyState(game.players, options=game.spy_options, move_limit=game.move_limit)
         self.core = _SpyCore(engine)
+        #: The player to move (or CHANCE / TERMINAL), worked out once per action:
+        #: OpenSpiel asks for it several times a move, through pybind.
+        self.player = self._work_out_player()
 
-    @property
-    def engine(self) -> SpyState:
-        """The engine's state (the whole truth: for tools, not for players)."""
-        return self.core.engine
-
-    def current_player(self) -> int:
-        """The player picked to move, or OpenSpiel's chance / terminal ids."""
+    def _work_out_player(self) -> int:
         core = self.core
         if core.engine.is_terminal():
             return TERMINAL
@@ -245,6 +242,15 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
             return CHANCE
         assert core.mover is not None
         return core.mover
+
+    @property
+    def engine(self) -> SpyState:
+        """The engine's state (the whole truth: for tools, not for players)."""
+        return self.core.engine
+
+    def current_player(self) -> int:
+        """The player picked to move, or OpenSpiel's chance / terminal ids (cached)."""
+        return self.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.engine.legal_actions(player)
@@ -255,10 +261,11 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self.core
-        if core.is_chance():
+        if self.player == CHANCE:
             core.apply_chance(int(action))
         else:
             core.apply_move(int(action))
+        self.player = self._work_out_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -269,7 +276,7 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True when every round has been played (S16)."""
-        return bool(self.core.engine.is_terminal())
+        return self.player == TERMINAL
 
     def returns(self) -> list[float]:
         """Each player's negated match total at the end (0 before)."""

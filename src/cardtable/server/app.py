@@ -28,6 +28,7 @@ from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
 from cardtable.server.thinking import BotMaker, HintRunner, registry_bot
+from cardtable.server.timing import MoveTiming
 
 __all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "create_app"]
 
@@ -79,6 +80,7 @@ def create_app(
         ),
         lifespan=lifespan,
     )
+    app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]

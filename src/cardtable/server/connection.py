@@ -41,6 +41,10 @@ class Connection:
         self._tokens = settings.rate_burst
         self._stamp = time.monotonic()
         self._warned = False
+        #: Messages queued and written so far (the move timing waits on them).
+        self.queued = 0
+        self.sent = 0
+        self._waiters: list[tuple[int, asyncio.Future[float]]] = []
         self._sender = asyncio.create_task(self._send_loop())
 
     def allow(self) -> bool:
@@ -76,6 +80,7 @@ class Connection:
         text = message if isinstance(message, str) else message.model_dump_json()
         try:
             self._queue.put_nowait(text)
+            self.queued += 1
         except asyncio.QueueFull:
             self.closed = True
             self._sender.cancel()
@@ -91,6 +96,30 @@ class Connection:
             except Exception:
                 self.closed = True
                 return
+            self.sent += 1
+            if self._waiters:
+                self._wake()
+
+    def written(self, count: int) -> asyncio.Future[float] | None:
+        """None when ``count`` messages have been written (or never will be: closed),
+        else a future of the ``time.perf_counter`` at which they are."""
+        if self.sent >= count or self.closed:
+            return None
+        waiter: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._waiters.append((count, waiter))
+        return waiter
+
+    def _wake(self) -> None:
+        now = time.perf_counter()
+        waiting = []
+        for count, waiter in self._waiters:
+            if waiter.done():
+                continue
+            if count <= self.sent:
+                waiter.set_result(now)
+            else:
+                waiting.append((count, waiter))
+        self._waiters = waiting
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):

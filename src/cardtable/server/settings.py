@@ -7,6 +7,7 @@ same; tests give a short or zero pause and fast bots.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from cardtable.table import Pacing
@@ -57,3 +58,6 @@ class Settings:
     #: :mod:`secrets`, and a client's seed is refused: whoever knows the seed knows
     #: every hidden card.
     allow_client_seeds: bool = False
+    #: Time every move inside the process for ``GET /api/timing`` (benchmarks; also
+    #: on with ``CARDTABLE_TIME_MOVES=1`` in the environment).
+    time_moves: bool = field(default_factory=lambda: os.environ.get("CARDTABLE_TIME_MOVES") == "1")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from cardtable.games.candidate.actions import DRAW_BASE, LOBBY_BASE, PASS
 from cardtable.games.candidate.deal import Piles
 
-__all__ = ["resample_deal"]
+__all__ = ["public_past", "resample_deal"]
 
 
 def resample_deal(
@@ -92,3 +92,24 @@ def _pile_owners(
             owners[pile][tops[pile]] = next(draws)
             tops[pile] += 1
     return owners
+
+
+def public_past(
+    dealer: int,
+    piles: Piles,
+    tops: Sequence[int],
+    moves: Sequence[int],
+    drawers: Sequence[int],
+    hidden: Sequence[int],
+) -> tuple[tuple[int, ...], ...]:
+    """Each pile's taken part (positions below its top) with every card a ``hidden``
+    player received replaced by the lowest kind of the suit: what the other seat may
+    know of the piles' past. The masked cards are never read again in the deal."""
+    owners = _pile_owners(dealer, piles, moves, drawers)
+    return tuple(
+        tuple(
+            suit * 13 if owners[suit][pos] in hidden else piles[suit][pos]
+            for pos in range(tops[suit])
+        )
+        for suit in range(4)
+    )

@@ -2,10 +2,12 @@
 
 :class:`CandidateInfo` carries the seat's view (:class:`CandidateView`), its legal
 moves and the engine's perfect-recall information-state key. The state it was built
-from is kept private and used for one thing only: :meth:`CandidateInfo.determinize`,
-which returns a full state consistent with everything the seat may see, the unseen
-cards (the opponent's hand and the piles) dealt anew at random by the engine
-(``CandidateState.resample_hidden``). A bot never reads the true state.
+from is kept private and used for one thing only: drawing full states consistent with
+everything the seat may see, the unseen cards (the opponent's hand and the piles)
+dealt anew at random by the engine — one at a time with
+:meth:`CandidateInfo.determinize` (``CandidateState.resample_hidden``), or many, fast,
+with :meth:`CandidateInfo.sampler` (``CandidateState.hidden_sampler``). A bot never
+reads the true state.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import random
 
 from cardtable.games.candidate.actions import action_to_text
-from cardtable.games.candidate.state import CandidateState
+from cardtable.games.candidate.state import CandidateState, HiddenSampler
 from cardtable.games.candidate.views import CandidateView
 
 __all__ = ["CandidateInfo"]
@@ -80,3 +82,9 @@ class CandidateInfo:
     def determinize(self, rng: random.Random) -> CandidateState:
         """A full state consistent with this information set (a fresh copy)."""
         return self._state.resample_hidden(self.player, rng)
+
+    def sampler(self) -> HiddenSampler:
+        """A fast sampler of full states consistent with this information set, for a
+        search that draws many (``CandidateState.hidden_sampler``); each draw is a
+        fresh state whose past is masked, not rewritten."""
+        return self._state.hidden_sampler(self.player)

@@ -32,7 +32,7 @@ actions are computed once per position and cached.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.errors import CardtableError
@@ -57,7 +57,7 @@ from cardtable.games.candidate.deal import (
     deal_piles,
     first_dealer,
 )
-from cardtable.games.candidate.determinise import resample_deal
+from cardtable.games.candidate.determinise import public_past, resample_deal
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.explain import refusal
 from cardtable.games.candidate.options import CandidateOptions
@@ -84,7 +84,7 @@ from cardtable.games.candidate.scoring import CARD_POINTS
 from cardtable.games.candidate.scoring import winners as best_players
 from cardtable.games.candidate.views import CandidateView, build_view
 
-__all__ = ["HAND_SIZE", "CandidateState"]
+__all__ = ["HAND_SIZE", "CandidateState", "HiddenSampler"]
 
 #: C4, C10: cards dealt to each hand, and the most a hand holds.
 HAND_SIZE = 5
@@ -574,6 +574,35 @@ class CandidateState(CandidatePosition):
         state._legal = None
         return state
 
+    def hidden_sampler(self, player: int) -> HiddenSampler:
+        """A fast sampler of states consistent with all ``player`` may see, for search.
+
+        Each draw deals the unseen cards anew, like :meth:`resample_hidden`, but the
+        work that does not depend on the draw is done once here: per suit, the sorted
+        unseen cards and each hidden hand's public count. Unlike :meth:`resample_hidden`
+        the past is not rewritten: in the drawn states the pile cards another player
+        received are masked (never read again in the deal), so a drawn state plays on to
+        the end of the match but does not replay from its record. The sampler keeps
+        only what ``player`` may know.
+        """
+        return HiddenSampler(self, player)
+
+    def random_playout(self, uniform: Callable[[], float], moves: int | None = None) -> None:
+        """Uniformly random legal moves (the unchecked fast path) until the deal or the
+        match ends, or after ``moves`` moves: the playout of a search.
+
+        ``uniform`` gives floats in [0, 1) (e.g. ``rng.random``); a move is
+        ``legal[int(uniform() * len(legal))]``, uniform over the legal moves.
+        """
+        deal = self._deal_index
+        apply = self.apply_action
+        compute = self.legal_actions
+        left = -1 if moves is None else moves
+        while left and self._phase != PHASE_OVER and self._deal_index == deal:
+            legal = self._legal or compute()  # computed (and cached) when not cached
+            apply(legal[int(uniform() * len(legal))])
+            left -= 1
+
     # -- records ----------------------------------------------------------------------
 
     def deal_records(self) -> list[dict[str, Any]]:
@@ -589,3 +618,66 @@ class CandidateState(CandidatePosition):
 
     def __str__(self) -> str:
         return self.view(None).describe()
+
+
+class HiddenSampler:
+    """Draws full states one seat cannot tell from the true one (see
+    :meth:`CandidateState.hidden_sampler`)."""
+
+    __slots__ = ("_base", "_counts", "_hidden", "_past", "_pools")
+
+    def __init__(self, state: CandidateState, player: int) -> None:
+        hidden = [p for p in (0, 1) if p != player]
+        base = state.clone()
+        base._legal = None
+        for p in hidden:  # the true hidden hands are not kept
+            base._hands[p] = []
+            base._kinds[p] = 0
+        self._base = base
+        self._hidden = hidden
+        tops = state._tops
+        #: Per suit: the unseen cards (rest of the pile, the hidden hands' cards), sorted
+        #: so a draw depends only on which cards are unseen, never on their order.
+        self._pools: list[list[int]] = []
+        #: Per suit, per hidden player: how many of the suit its hand holds (public).
+        self._counts: list[list[int]] = []
+        for suit in range(4):
+            pool = list(state._piles[suit][tops[suit] :])
+            counts = []
+            for p in hidden:
+                held = [k for k in state._hands[p] if k // 13 == suit]
+                pool.extend(held)
+                counts.append(len(held))
+            pool.sort()
+            self._pools.append(pool)
+            self._counts.append(counts)
+        #: Per suit, the pile's taken part with the cards others received masked.
+        self._past = public_past(
+            state._dealer, state._piles, tops, state._moves, state._drawers, hidden
+        )
+
+    def draw(self, rng: random.Random) -> CandidateState:
+        """A fresh state: the unseen cards of every suit shuffled, the hidden hands
+        dealt their public counts per suit, the rest back on the piles."""
+        state = self._base.clone()
+        hands = [state._hands[p] for p in self._hidden]
+        uniform = rng.random
+
+        def key(_: int) -> float:
+            return uniform()
+
+        piles = []
+        for suit in range(4):
+            # Sorting by independent uniform keys is a uniform shuffle, and cheaper in
+            # Python than random.shuffle's per-card integer draws.
+            pool = sorted(self._pools[suit], key=key)
+            taken = 0
+            for hand, count in zip(hands, self._counts[suit], strict=True):
+                if count:
+                    hand.extend(pool[taken : taken + count])
+                    taken += count
+            piles.append(self._past[suit] + tuple(pool[taken:]))
+        state._piles = tuple(piles)
+        for p, hand in zip(self._hidden, hands, strict=True):
+            state._kinds[p] = kind_bits(hand)
+        return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from cardtable.glossary import glossary_js
@@ -13,6 +13,7 @@ from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEn
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
+from cardtable.server.timing import MoveTimes
 
 __all__ = ["router"]
 
@@ -62,3 +63,16 @@ async def glossary() -> Response:
         media_type="text/javascript; charset=utf-8",
         headers={"Cache-Control": "no-cache"},
     )
+
+
+@router.get("/api/timing", summary="Time per move inside the server", tags=["server"])
+async def timing(request: Request) -> MoveTimes:
+    """Milliseconds from a move read off its WebSocket to the last message it caused
+    written out (only when the server times moves: ``CARDTABLE_TIME_MOVES=1``)."""
+    move_timing = getattr(request.app.state, "move_timing", None)
+    if move_timing is None:
+        raise HTTPException(
+            404,
+            detail={"code": "no_timing", "message": "this server does not time moves"},
+        )
+    return move_timing.report()  # type: ignore[no-any-return]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.server.core import refusal
+from cardtable.server.timing import MoveTiming, is_move
 
 __all__ = ["router"]
 
@@ -34,6 +36,7 @@ async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     conn = await hub.connect(live, websocket)
+    timing: MoveTiming | None = getattr(websocket.app.state, "move_timing", None)
     try:
         while not conn.closed:
             message = await websocket.receive()
@@ -42,8 +45,11 @@ async def play(websocket: WebSocket, table_id: str) -> None:
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes")
+            start = time.perf_counter()
             try:
                 await hub.handle(live, conn, raw)
+                if timing is not None and is_move(raw):
+                    timing.finish(start, live.connections)
             except Exception:
                 log.exception("error handling a message for table %s", table_id)
                 conn.send(
