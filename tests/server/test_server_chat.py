@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -11,8 +12,9 @@ from server_helpers import Api, Client, ServerProcess, ServerThread, clients
 from test_server_accounts import PASSWORD, WEB, fresh_name
 from websockets.sync.client import connect
 
-from cardtable.server.chat import BURST, MAX_CHARS, clean
-from cardtable.server.protocol import SERVER_MESSAGE
+from cardtable.server.chat import BURST, KEEP, MAX_CHARS, SECONDS, ChatRoom, clean
+from cardtable.server.core import Peer
+from cardtable.server.protocol import SERVER_MESSAGE, ChatLine
 
 
 def say(client: Client, text: str, **extra: Any) -> dict[str, Any]:
@@ -163,3 +165,36 @@ def test_chat_is_stored_with_the_game_and_comes_back_after_a_restart(db_url: str
             assert say(ann, "still here")["line"]["number"] == 4
     finally:
         server.stop()
+
+
+def test_the_room_keeps_what_a_welcome_carries_and_numbers_spectators_after_the_stored() -> None:
+    table: Any = SimpleNamespace(version=1, seats=[])
+    room = ChatRoom()
+    stored = say_as_spectators(ChatRoom(), table, 3)
+    room.load(stored)
+    peer = Peer(greeted=True)
+    line = room.post(peer, table, "after the restart", now=0.0)
+    assert isinstance(line, ChatLine)
+    assert line.name == "spectator 4"  # not a second "spectator 1"
+    assert line.number == 4
+    # A connection's bucket: BURST lines at once, then one every SECONDS.
+    answers = [room.post(peer, table, "x", now=0.0) for _ in range(BURST)]
+    assert [isinstance(a, ChatLine) for a in answers] == [True] * (BURST - 1) + [False]
+    assert isinstance(room.post(peer, table, "x", now=SECONDS), ChatLine)
+    # However long the table talks, memory holds what a welcome carries.
+    for n in range(10 * KEEP):
+        assert isinstance(room.post(Peer(greeted=True), table, f"line {n}", now=0.0), ChatLine)
+    assert len(room.lines) <= 4 * KEEP
+    assert len(room.history(None)) == KEEP
+    assert room.history(None)[-1].text == f"line {10 * KEEP - 1}"
+    assert room.history(0) == []  # a seat does not read the spectators' chat
+
+
+def say_as_spectators(room: ChatRoom, table: Any, count: int) -> list[ChatLine]:
+    """``count`` lines, each from another anonymous spectator."""
+    lines = []
+    for n in range(count):
+        line = room.post(Peer(greeted=True), table, f"line {n}", now=0.0)
+        assert isinstance(line, ChatLine)
+        lines.append(line)
+    return lines

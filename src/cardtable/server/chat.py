@@ -89,9 +89,18 @@ class ChatRoom:
     _spectators: int = 0
 
     def load(self, lines: Iterable[ChatLine]) -> None:
-        """Take the stored lines (oldest first), ahead of any said since."""
+        """Take the stored lines (oldest first), ahead of any said since; spectators
+        who speak next are numbered after those already stored."""
         self.lines = [*lines, *self.lines]
         self.loaded = True
+        numbers = [line.spectator for line in self.lines if line.spectator is not None]
+        self._spectators = max([self._spectators, *numbers])
+        self._trim()
+
+    def _trim(self) -> None:
+        """Keep in memory only what a ``welcome`` can carry (storage keeps every line)."""
+        if len(self.lines) > 4 * KEEP:
+            self.lines = self.history(None)
 
     def sign(self, peer: Peer, account: str | None) -> None:
         """``peer``'s connection is signed in as ``account`` (its name; ``None``: a guest)."""
@@ -161,6 +170,7 @@ class ChatRoom:
             at=datetime.now(UTC),
         )
         self.lines.append(line)
+        self._trim()
         return line
 
     @staticmethod
