@@ -122,10 +122,10 @@ def test_a_race_gathers_for_a_window_after_the_second_player(
     bob = seek(api, "fakerace", "Bob")
     assert bob["status"] == "waiting"
     assert 0 < bob["starts_in"] <= WINDOW
-    assert bob["waiting"] == 2
+    assert bob["in_queue"] == 2
     cid = seek(api, "fakerace", "Cid")
     assert cid["status"] == "waiting"
-    assert cid["waiting"] == 3
+    assert cid["in_queue"] == 3
     time.sleep(WINDOW + 0.1)
     answers = [poll(api, made) for made in (ann, bob, cid)]
     assert all(a["status"] == "seated" for a in answers)
@@ -188,7 +188,7 @@ def test_a_seek_vanishes_when_cancelled_or_when_its_heartbeat_stops(
     # A later seek does not meet the vanished one.
     cid = seek(api, "fake", "Cid")
     assert cid["status"] == "waiting"
-    assert cid["waiting"] == 1
+    assert cid["in_queue"] == 1
 
 
 def test_a_rated_seek_needs_an_account_and_pairs_accounts(

@@ -461,7 +461,7 @@ class SeekInfo(BaseModel):
     time_control: TimeControlSpec | None
     name: str
     signed_in: bool
-    waiting: float = Field(description="Seconds it has waited.")
+    waited: float = Field(description="Seconds it has waited.")
 
 
 class SeekSecret(BaseModel):
@@ -486,7 +486,7 @@ class SeekStatus(BaseModel):
 
     seek: SeekInfo
     status: Literal["waiting", "seated"]
-    waiting: int = Field(description="People waiting in the queue, this one included.")
+    in_queue: int = Field(description="People waiting in the queue, this one included.")
     starts_in: float | None = Field(
         description="Seconds until the gathering window closes; null: not enough players."
     )

@@ -64,7 +64,7 @@ class Seek:
             "time_control": tc.to_dict() if tc else None,
             "name": self.name,
             "signed_in": self.account is not None,
-            "waiting": round(now - self.since, 1),
+            "waited": round(now - self.since, 1),
         }
 
 
@@ -200,14 +200,16 @@ class Seeks:
     def status(self, seek: Seek) -> dict[str, Any]:
         """What the owner's poll answers besides the seat: how many wait in the queue,
         when the gathering window closes, when bots may fill the table."""
+        if seek.table_id is not None:
+            return {"in_queue": 0, "starts_in": None, "bots_in": 0.0}
         now = self.hub.now()
         info = self.hub.game(seek.queue[0]).info
         queue = self._waiting(seek.queue)
         starts_in = None
-        if seek.table_id is None and len(queue) >= info.min_players:
+        if len(queue) >= info.min_players:
             starts_in = round(max(0.0, queue[info.min_players - 1].since + self.window - now), 1)
         return {
-            "waiting": len(queue),
+            "in_queue": len(queue),
             "starts_in": starts_in,
             "bots_in": round(max(0.0, seek.since + self.bots_after - now), 1),
         }

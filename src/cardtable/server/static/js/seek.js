@@ -104,7 +104,7 @@ export function playNow() {
       "select",
       { name: "seek-seats", "aria-label": t("players") },
       Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).map((n) =>
-        h("option", { value: n, selected: n === Math.max(answer.waiting, Math.min(hi, 4)) }, n),
+        h("option", { value: n, selected: n === Math.max(answer.in_queue, Math.min(hi, 4)) }, n),
       ),
     );
     fill(
@@ -115,8 +115,8 @@ export function playNow() {
         h("strong", {}, `${t(seek.game)} · ${clockText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
         " ",
         answer.starts_in !== null
-          ? t("seekStarting", { n: answer.waiting, s: Math.ceil(answer.starts_in) })
-          : t("seekWaitingN", { n: answer.waiting }),
+          ? t("seekStarting", { n: answer.in_queue, s: Math.ceil(answer.starts_in) })
+          : t("seekWaitingN", { n: answer.in_queue }),
       ),
       h(
         "p",
