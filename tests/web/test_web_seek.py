@@ -36,20 +36,20 @@ def play_now(page: Any, name: str, game: str = "candidate") -> None:
     page.click("button[data-action=play-now]")
 
 
-def queues(server: WebServer, bots_after: float) -> Seeks:
+def lobbies(server: WebServer, browser: Any, bots_after: float) -> tuple[str, Any, Any]:
+    """The server's address and two lobbies: a desktop in English, a phone in Ukrainian;
+    the queues offer bots after ``bots_after`` seconds."""
     assert httpx.get(server.base + "/api/seeks").status_code == 200  # made on first use
     seeks: Seeks = server.app.state.seeks
     seeks.bots_after = bots_after
-    return seeks
+    desktop = lobby_page(browser, server.base, "en", phone=False)
+    return server.base, desktop, lobby_page(browser, server.base, "uk", phone=True)
 
 
 def test_two_browsers_press_play_now_and_play_at_the_same_table(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
-    base = web_server.base
-    queues(web_server, bots_after=20.0)
-    ann = lobby_page(browser, base, "en", phone=False)
-    bob = lobby_page(browser, base, "uk", phone=True)
+    base, ann, bob = lobbies(web_server, browser, bots_after=20.0)
     play_now(ann, "Ann")
     ann.wait_for_selector(".seekstatus .seekline")
     assert "Looking for players" in ann.inner_text(".seekstatus")
@@ -86,10 +86,7 @@ def test_two_browsers_press_play_now_and_play_at_the_same_table(
 def test_a_cancelled_seek_vanishes_and_a_lone_player_is_offered_bots(
     web_server: WebServer, browser: Any, shots: Path
 ) -> None:
-    base = web_server.base
-    queues(web_server, bots_after=2.0)
-    cat = lobby_page(browser, base, "uk", phone=True)
-    dan = lobby_page(browser, base, "en", phone=False)
+    base, dan, cat = lobbies(web_server, browser, bots_after=2.0)
     play_now(cat, "Катря", game="spy")
     cat.wait_for_selector(".seekstatus .seekline")
     dan.reload()
