@@ -43,7 +43,16 @@ def test_a_normal_server_refuses_a_client_seed(normal_server: ServerThread, rate
     assert (detail["code"], detail["message_id"]) == ("client_seed", "server.client_seed")
     assert "seed" in detail["message"]
     assert len(normal_server.app.state.hub.tables) == before  # no table was made
-    # Without a seed the same request makes a table, dealt from the server's own seed.
+    # Without a seed the same request makes a table, dealt from the server's own seed
+    # (a rated one for a signed-in player only).
+    if rated:
+        signed_in = api.http.post(
+            "/api/account/register",
+            json={"name": "Seedless", "password": "a fair deal, please", "bearer": True},
+            headers={"X-Cardtable-Client": "test"},
+        )
+        assert signed_in.status_code == 201, signed_in.text
+        api.http.headers["Authorization"] = f"Bearer {signed_in.json()['token']}"
     made = api.create("fake", SEATS, rated=rated)
     other = api.create("fake", SEATS, rated=rated)
     hub = normal_server.app.state.hub
@@ -56,7 +65,9 @@ def test_the_test_flag_still_refuses_a_rated_table_with_a_client_seed(
     fake_server: ServerThread, api: Api
 ) -> None:
     assert fake_server.app.state.hub.settings.allow_client_seeds
-    refused = api.http.post("/api/tables", json={"game": "fake", "seats": SEATS, "seed": 5})
+    refused = api.http.post(
+        "/api/tables", json={"game": "fake", "seats": SEATS, "seed": 5, "rated": True}
+    )
     assert refused.status_code == 422
     assert refused.json()["detail"]["code"] == "client_seed_rated"
     made = api.create("fake", SEATS, seed=5, rated=False)

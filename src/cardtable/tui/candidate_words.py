@@ -7,9 +7,9 @@ are not in what it reads (C4, C10 in ``docs/rules/candidate.en.md``).
 
 >>> words = CandidateWords("uk", viewer=0, names=("Ann", "Bob"), people=(0,))
 >>> words.seat_name(0), words.move_label("play JS QS")
-('Ви', 'play В♠ Д♠')
+('Ви', 'зіграти В♠ Д♠')
 >>> words.event_line({"type": "drew", "player": 1, "pile": "C", "cards": []})
-'Bob: добір зі стопки C'
+'Bob: добір зі стопки ♣'
 """
 
 from __future__ import annotations

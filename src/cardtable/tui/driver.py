@@ -21,6 +21,9 @@ when its time is up or when the people say they are ready (:meth:`ready`).
 ...                      speeds=[None, 2.0], options={"rounds": 1})
 >>> driver.people, driver.table.status.value
 ((0,), 'playing')
+>>> go = driver.next_wakeup()  # the end of the start count (S17): everyone starts
+>>> driver.step(go), driver.view(0)["seats"][1]["moves"]
+(True, 0)
 >>> wake = driver.next_wakeup()
 >>> driver.step(wake), driver.view(0)["seats"][1]["moves"]
 (True, 1)
