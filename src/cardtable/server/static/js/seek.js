@@ -46,7 +46,7 @@ export function playNow() {
   const name = me
     ? null
     : h("input", { type: "text", name: "seek-name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
-  const form = h("form", { class: "create seekform" });
+  const form = h("form", { class: "seekform" });
   const status = h("div", { class: "seekstatus", "aria-live": "polite" });
   const list = h("div", { class: "tablelist seeklist" });
   let mine = null; // {id, secret} while waiting
