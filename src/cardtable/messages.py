@@ -761,6 +761,23 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "no player is called {name!r}",
         "uk": "жоден гравець не називається {name!r}",
     },
+    # -- table chat (server/chat.py) ----------------------------------------------------
+    "server.chat_too_long": {
+        "en": "a chat message may be at most {limit} characters",
+        "uk": "повідомлення в чаті може мати щонайбільше {limit} символів",
+    },
+    "server.chat_rate_limited": {
+        "en": "too many chat messages: wait {seconds} s",
+        "uk": "забагато повідомлень у чаті: зачекайте {seconds} с",
+    },
+    "server.chat_empty": {
+        "en": "a chat message needs some text",
+        "uk": "повідомлення в чаті не може бути порожнім",
+    },
+    "server.chat_storage": {
+        "en": "the chat message could not be stored; try again",
+        "uk": "не вдалося зберегти повідомлення чату; спробуйте ще раз",
+    },
 }
 
 #: Every message id with its template in each language of :data:`LANGS`.

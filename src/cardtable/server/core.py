@@ -33,6 +33,7 @@ from cardtable.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
     Ack,
+    Chat,
     ClientMessage,
     Error,
     Event,
@@ -264,6 +265,8 @@ class TableCore:
             if message.token is not None and table.seat_of_token(message.token) != peer.seat:
                 return [self._bad_token("this token does not belong to this connection's seat")]
             return [Send(self.resync(peer.seat, now))]
+        if isinstance(message, Chat):  # the runtime's chat room (.chat) answers it
+            return []
         seat = table.seat_of_token(message.token)
         if seat is None or seat != peer.seat:
             move_id = message.move_id if isinstance(message, Move) else None

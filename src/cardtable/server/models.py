@@ -3,9 +3,9 @@
 ``tables`` (one row per table: its settings and mutable state, its result and record
 once finished), ``moves`` (every accepted move, in order, with the client's move id),
 ``accounts`` and their ``sessions``, ``player_ratings`` (openskill ratings per game and
-player: an account or a bot) and ``rating_history`` (an account's rating after each
-rated game). The schema is created and changed only by the Alembic migrations in
-``migrations/``.
+player: an account or a bot), ``rating_history`` (an account's rating after each
+rated game) and ``chat_lines`` (the table chat, per table). The schema is created and
+changed only by the Alembic migrations in ``migrations/``.
 """
 
 from __future__ import annotations
@@ -120,4 +120,22 @@ class RatingHistoryRow(Base):
     rank: Mapped[int] = mapped_column(Integer)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """A line of table chat (:mod:`cardtable.server.chat`), stored with its table."""
+
+    __tablename__ = "chat_lines"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    signed_in: Mapped[bool] = mapped_column(Boolean)
+    spectator: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(1200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -16,6 +16,7 @@ tests validate every message they receive against them.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, TypeAdapter
@@ -79,8 +80,22 @@ class Ready(_Message):
     token: Token = Field(description="The seat's secret token.")
 
 
-ClientMessage = Annotated[Hello | Move | Sync | Ping | Ready, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping | Ready] = TypeAdapter(ClientMessage)
+class Chat(_Message):
+    """A line of table chat from this connection: the players' chat from a seat, the
+    spectators' chat from a spectator (who said it is the server's to stamp)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, StringConstraints(max_length=2000)] = Field(
+        description="The line (at most 300 characters once control characters are "
+        "taken out; longer lines are refused with chat_too_long)."
+    )
+    token: Token | None = Field(
+        default=None, description="The seat's token, if given checked like a move's."
+    )
+
+
+ClientMessage = Annotated[Hello | Move | Sync | Ping | Ready | Chat, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping | Ready | Chat] = TypeAdapter(ClientMessage)
 
 
 # ------------------------------------------------------------ server → client
@@ -206,6 +221,27 @@ class PastMove(BaseModel):
     )
 
 
+class ChatLine(BaseModel):
+    """A line of table chat, stamped by the server with who said it."""
+
+    number: int = Field(description="The line's number at this table, from 1.")
+    channel: Literal["players", "spectators"] = Field(
+        description="The players' chat (everyone reads it) or the spectators' chat "
+        "(only spectators read it)."
+    )
+    seat: int | None = Field(description="The seat that said it; null for a spectator.")
+    name: str = Field(
+        description="The seat's name, a signed-in spectator's account name, or "
+        "'spectator n' for an anonymous one."
+    )
+    signed_in: bool = Field(description="The name is a signed-in account's.")
+    spectator: int | None = Field(
+        default=None, description="An anonymous spectator's number (the n of its name)."
+    )
+    text: str = Field(description="The text, to be shown as text (never as HTML).")
+    at: datetime = Field(description="When the server took it (UTC).")
+
+
 class Welcome(_Message):
     """The answer to ``hello``: who you are and the full state."""
 
@@ -215,6 +251,11 @@ class Welcome(_Message):
     state: State
     history: list[PastMove] = Field(
         default_factory=list, description="Every accepted move so far, oldest first."
+    )
+    chat: list[ChatLine] = Field(
+        default_factory=list,
+        description="The newest lines (up to 100 per channel) of the chats this "
+        "connection reads, oldest first.",
     )
 
 
@@ -265,6 +306,14 @@ class Error(_Message):
     move_id: str | None = None
 
 
+class ChatMessage(_Message):
+    """A new line of table chat, to every connection that reads its channel."""
+
+    type: Literal["chat"]
+    version: int
+    line: ChatLine
+
+
 class Pong(_Message):
     """The answer to ``ping``."""
 
@@ -273,10 +322,10 @@ class Pong(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Update | Ack | Resync | Error | Pong, Field(discriminator="type")
+    Welcome | Update | Ack | Resync | Error | Pong | ChatMessage, Field(discriminator="type")
 ]
-SERVER_MESSAGE: TypeAdapter[Welcome | Update | Ack | Resync | Error | Pong] = TypeAdapter(
-    ServerMessage
+SERVER_MESSAGE: TypeAdapter[Welcome | Update | Ack | Resync | Error | Pong | ChatMessage] = (
+    TypeAdapter(ServerMessage)
 )
 
 

@@ -30,6 +30,8 @@ from typing import Any
 from cardtable.errors import BadOptions
 from cardtable.games.base import Game, MatchEvent
 from cardtable.games.registry import GAME_NAMES, find_game
+from cardtable.server.chat import ChatRoom, readers
+from cardtable.server.chat_store import append_line, load_lines
 from cardtable.server.connection import Connection, Socket
 from cardtable.server.core import (
     Away,
@@ -43,7 +45,7 @@ from cardtable.server.core import (
     refusal,
 )
 from cardtable.server.core import read as read_message
-from cardtable.server.protocol import Error, Event, Ping
+from cardtable.server.protocol import Chat, ChatMessage, Error, Event, Hello, Ping, Welcome
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.thinking import BotMaker, BotRunner, registry_bot
@@ -85,6 +87,8 @@ class LiveTable:
     grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     #: When a finished table leaves memory.
     evict: asyncio.TimerHandle | None = None
+    #: The players' and spectators' chat (:mod:`.chat`).
+    chat: ChatRoom = field(default_factory=ChatRoom)
 
     @property
     def table(self) -> Table:
@@ -516,15 +520,20 @@ class Hub:
         return answer
 
     # --------------------------------------------------------------- messages
-    async def connect(self, live: LiveTable, socket: Socket) -> Connection:
-        """Register a new connection (a spectator until it says hello with a token)."""
+    async def connect(
+        self, live: LiveTable, socket: Socket, account: str | None = None
+    ) -> Connection:
+        """Register a new connection (a spectator until it says hello with a token),
+        signed in as the account named ``account`` (its name in the spectators' chat)."""
         conn = Connection(socket, self.settings)
         live.connections.add(conn)
+        live.chat.sign(conn.peer, account)
         return conn
 
     async def disconnect(self, live: LiveTable, conn: Connection) -> None:
         """Forget a connection; a seat left without one starts its grace period."""
         live.connections.discard(conn)
+        live.chat.forget(conn.peer)
         await conn.close()
         async with live.lock:
             await self._carry(live, None, live.core.leave(conn.peer))
@@ -546,11 +555,70 @@ class Hub:
         if isinstance(message, Ping):  # answered at once, even while a move is being stored
             await self._carry(live, conn, live.core.receive(conn.peer, message, self.now()))
             return
+        if isinstance(message, Chat):
+            await self._chat(live, conn, message)
+            return
         async with live.lock:
             effects = live.core.receive(conn.peer, message, self.now())
+            if isinstance(message, Hello):
+                effects = await self._with_chat(live, effects)
             if not await self._carry(live, conn, effects):
                 conn.send(live.core.storage_failed(getattr(message, "move_id", None)))
         self._drive(live)
+
+    # -------------------------------------------------------------------- chat
+    async def _load_chat(self, live: LiveTable) -> None:
+        """Read the table's stored chat once it is in memory (under its lock)."""
+        if not live.chat.loaded:
+            live.chat.load(await self.storage.aread(load_lines(live.table.id)))
+
+    async def _with_chat(self, live: LiveTable, effects: list[Effect]) -> list[Effect]:
+        """A ``welcome`` with the chat its connection reads."""
+        await self._load_chat(live)
+        return [
+            Send(e.message.model_copy(update={"chat": live.chat.history(e.message.seat)}))
+            if isinstance(e, Send) and isinstance(e.message, Welcome)
+            else e
+            for e in effects
+        ]
+
+    async def _chat(self, live: LiveTable, conn: Connection, message: Chat) -> None:
+        """A line of chat: judged, stored, then sent to every connection that reads
+        its channel (the players' chat to all, the spectators' to spectators)."""
+        peer = conn.peer
+        async with live.lock:
+            table = live.table
+            if message.token is not None and table.seat_of_token(message.token) != peer.seat:
+                conn.send(
+                    refusal(
+                        "bad_token",
+                        "this token does not belong to this connection's seat",
+                        version=table.version,
+                    )
+                )
+                return
+            await self._load_chat(live)
+            line = live.chat.post(peer, table, message.text, self.now())
+            if isinstance(line, Error):
+                conn.send(line)
+                return
+            try:
+                await self.storage.awrite(append_line(table.id, line))
+            except Exception:
+                log.exception("cannot store a chat line of table %s", table.id)
+                live.chat.lines.remove(line)
+                conn.send(
+                    refusal(
+                        "chat_storage",
+                        "the chat message could not be stored; try again",
+                        version=table.version,
+                    )
+                )
+                return
+            text = ChatMessage(type="chat", version=table.version, line=line).model_dump_json()
+            for other in live.connections:
+                if other.peer.greeted and readers(line.channel, other.peer.seat):
+                    other.send(text)
 
     # ------------------------------------------------------- the table driver
     def _drive(self, live: LiveTable) -> None:

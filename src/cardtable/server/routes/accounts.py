@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import math
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
+from starlette.requests import HTTPConnection
 
 from cardtable.server import account_store
 from cardtable.server.account_store import Account, NameTaken
@@ -126,7 +128,7 @@ async def _new_hash(password: str) -> str:
     return await asyncio.to_thread(hash_password, password)
 
 
-def _session_token(request: Request) -> tuple[str | None, bool]:
+def _session_token(request: HTTPConnection) -> tuple[str | None, bool]:
     """The session token sent and whether it came as the cookie."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
@@ -154,6 +156,21 @@ async def optional_account(request: Request, hub: HubDep) -> Account | None:
     if token is None:
         return None
     _check_csrf(request, from_cookie)
+    return await hub.storage.aread(lambda s: account_store.session_account(s, token))
+
+
+async def socket_account(websocket: WebSocket, hub: Hub) -> Account | None:
+    """The account a WebSocket is signed in as (cookie or bearer token), or ``None``.
+
+    A cookie counts only when the page that opened the socket is this server's own
+    (its ``Origin`` names this host): another site cannot speak in a player's name.
+    """
+    token, from_cookie = _session_token(websocket)
+    if token is None:
+        return None
+    origin = websocket.headers.get("origin")
+    if from_cookie and origin is not None and urlsplit(origin).netloc != websocket.url.netloc:
+        return None
     return await hub.storage.aread(lambda s: account_store.session_account(s, token))
 
 

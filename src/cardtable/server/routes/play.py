@@ -10,6 +10,7 @@ import time
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.server.core import refusal
+from cardtable.server.routes.accounts import socket_account
 from cardtable.server.timing import MoveTiming, is_move
 
 __all__ = ["router"]
@@ -35,7 +36,8 @@ async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(gone.model_dump_json())
         await websocket.close(code=4404)
         return
-    conn = await hub.connect(live, websocket)
+    account = await socket_account(websocket, hub)
+    conn = await hub.connect(live, websocket, account.name if account is not None else None)
     timing: MoveTiming | None = getattr(websocket.app.state, "move_timing", None)
     try:
         while not conn.closed:

@@ -12,7 +12,7 @@ export class TableConnection {
    * @param {string} tableId
    * @param {string|null} token  the seat's token, null to watch
    * @param {object} handlers  onState(state, message), onError(code, message, reply),
-   *   onStatus("open"|"lost"|"gone", seconds), onAck(ack)
+   *   onStatus("open"|"lost"|"gone", seconds), onAck(ack), onChat(line) (table chat)
    */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -178,13 +178,23 @@ export class TableConnection {
         }
         this.handlers.onError(message.code, message.message, message);
         // The table recovers by itself: ask for the whole state after any refusal.
-        if (!["rate_limited", "no_table", "bad_token", "already_greeted"].includes(message.code)) {
+        if (!["rate_limited", "no_table", "bad_token", "already_greeted"].includes(message.code) && !message.code.startsWith("chat_")) {
           this.sync();
         }
+        break;
+      case "chat":
+        if (this.handlers.onChat) this.handlers.onChat(message.line);
         break;
       default:
         break;
     }
+  }
+
+  /** Send a line of table chat; false when the connection is not open (nothing sent). */
+  chat(text) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "chat", text }));
+    return true;
   }
 
   setState(state, message) {

@@ -4,6 +4,7 @@
 import { signedIn } from "./account.js";
 import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { moveText, seatName, t } from "./i18n.js";
@@ -115,9 +116,15 @@ function play(main, tableId, mine, missing) {
     })
     .catch(() => {});
 
+  const chat = new ChatPanel(tableId, (text) => conn.chat(text));
+  main.append(chat.el);
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
-    onState: (state, message) => render(state, message),
-    onError: (code, message, reply) => showRefusal(code, message, reply),
+    onState: (state, message) => {
+      if (message && message.type === "welcome") chat.reset(message.chat, state.seat);
+      render(state, message);
+    },
+    onChat: (line) => chat.add(line),
+    onError: (code, message, reply) => (code.startsWith("chat_") ? chat.refused(reply) : showRefusal(code, message, reply)),
     onStatus: (status, seconds, again) => {
       online = status === "open";
       if (lastState) renderSeats(lastState); // your own seat says the connection is lost
