@@ -678,6 +678,23 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",
     },
+    # -- the "play now" queue (server/seeks.py, routes/seeks.py) -------------------
+    "server.no_seek": {
+        "en": "no such seek: it was cancelled or has expired",
+        "uk": "такого пошуку немає: його скасовано або він застарів",
+    },
+    "server.seek_name": {
+        "en": "a guest waits under a display name: give one",
+        "uk": "гість чекає під своїм ім'ям: вкажіть його",
+    },
+    "server.seek_bots_later": {
+        "en": "bots may fill the table after {seconds} s more of waiting",
+        "uk": "ботів можна покликати ще через {seconds} с очікування",
+    },
+    "server.seek_seats": {
+        "en": "this game seats {min} to {max} players",
+        "uk": "у цій грі від {min} до {max} гравців",
+    },
     # -- accounts and rated tables (server/routes/accounts.py, routes/tables.py) -------
     "server.rated_needs_account": {
         "en": "rated tables are for signed-in players: sign in, or play unrated",

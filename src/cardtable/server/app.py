@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.games.base import Game
-from cardtable.server.routes import accounts, client, info, play, tables
+from cardtable.server.routes import accounts, client, info, play, seeks, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
@@ -87,7 +87,14 @@ def create_app(
     index = static_dir / "index.html" if static_dir is not None else None
     if index is not None and index.is_file():
         app.add_exception_handler(StarletteHTTPException, not_found_page(index))  # type: ignore[arg-type]
-    for router in (info.router, tables.router, play.router, client.router, accounts.router):
+    for router in (
+        info.router,
+        tables.router,
+        play.router,
+        client.router,
+        accounts.router,
+        seeks.router,
+    ):
         app.include_router(router)
     app.include_router(client.pages(static_dir))
     if static_dir is not None and static_dir.is_dir():

@@ -487,6 +487,68 @@ class Seated(BaseModel):
     token: str
 
 
+# ------------------------------------------------------ the "play now" queue
+class SeekRequest(BaseModel):
+    """Wait for a game: the queue is the game, rated or not, and the clock."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="'candidate' or 'spy'.", max_length=32)
+    rated: bool = Field(default=False, description="Rated (signed-in players only).")
+    time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
+    name: DisplayName | None = Field(
+        default=None, description="A guest's display name (a signed-in player's is the account's)."
+    )
+
+
+class SeekInfo(BaseModel):
+    """A waiting seek as the lobby shows it (no secret, no token)."""
+
+    id: str
+    game: str
+    rated: bool
+    time_control: TimeControlSpec | None
+    name: str
+    signed_in: bool
+    waited: float = Field(description="Seconds it has waited.")
+
+
+class SeekSecret(BaseModel):
+    """The owner's proof of a seek (its heartbeat, cancel and bots)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    secret: Token
+
+
+class SeekBots(SeekSecret):
+    """Fill the empty seats with bots now (after the queue's time-out)."""
+
+    seats: int | None = Field(
+        default=None, ge=2, le=8, description="The table's size; omit: the game's fewest."
+    )
+    level: Literal["easy", "medium", "hard"] = "medium"
+
+
+class SeekStatus(BaseModel):
+    """A seek as its owner sees it: waiting (with the queue's timing) or seated."""
+
+    seek: SeekInfo
+    status: Literal["waiting", "seated"]
+    in_queue: int = Field(description="People waiting in the queue, this one included.")
+    starts_in: float | None = Field(
+        description="Seconds until the gathering window closes; null: not enough players."
+    )
+    bots_in: float = Field(description="Seconds until bots may fill the table (0: now).")
+    seated: Seated | None = Field(description="The table, seat and this player's own token.")
+
+
+class SeekCreated(SeekStatus):
+    """A new seek with its secret: keep it, it alone polls, cancels or calls bots."""
+
+    secret: str
+
+
 class Health(BaseModel):
     """The server is up and ready."""
 

@@ -5,7 +5,8 @@
 - :mod:`.play` — the WebSocket of the table protocol (docs/protocol.md);
 - :mod:`.client` — what the browser client needs beyond that: rules pages, hints,
   summaries, replays, and the client's own pages;
-- :mod:`.accounts` — register, log in and out, passwords, delete, players' profiles.
+- :mod:`.accounts` — register, log in and out, passwords, delete, players' profiles;
+- :mod:`.seeks` — the "play now" queue: seek, heartbeat, cancel, fill with bots.
 
 Each module has one :class:`fastapi.APIRouter`; :func:`cardtable.server.app.create_app`
 includes them. The routes only translate: they call the

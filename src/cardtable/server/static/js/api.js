@@ -10,10 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, extra = {}) {
   let response;
   try {
     response = await fetch(path, {
+      ...extra, // keepalive: a cancel sent as the page closes still arrives
       method,
       // The custom header is what makes a change signed in by cookie CSRF-safe (the
       // server refuses such a change without it).
@@ -76,6 +77,14 @@ export const api = {
   replay: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
   rules: (game, lang) => call("GET", `/api/rules/${game}?lang=${lang}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+  // The "play now" queue (seek.js): the seek's secret alone polls, cancels, calls bots.
+  seeks: () => call("GET", "/api/seeks"),
+  seek: (request) => call("POST", "/api/seeks", request),
+  pollSeek: (id, secret) => call("POST", `/api/seeks/${encodeURIComponent(id)}/poll`, { secret }),
+  seekBots: (id, secret, seats) =>
+    call("POST", `/api/seeks/${encodeURIComponent(id)}/bots`, { secret, seats }),
+  cancelSeek: (id, secret) =>
+    call("POST", `/api/seeks/${encodeURIComponent(id)}/cancel`, { secret }, { keepalive: true }),
 };
 
 // Seats this browser took: {tableId: {seat, token, name}}. A reload finds its seat here.

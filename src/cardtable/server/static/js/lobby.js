@@ -8,6 +8,7 @@ import { fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
 import { navigate } from "./main.js";
+import { playNow } from "./seek.js";
 
 /** Seats each game takes: [fewest, most]. */
 export const GAME_SEATS = { candidate: [2, 2], spy: [2, 8] };
@@ -53,9 +54,11 @@ export function showLobby(main) {
   const openList = h("div", { class: "tablelist", "aria-live": "polite" }, t("loading"));
   const historyList = h("div", { class: "tablelist" }, t("loading"));
   const created = h("div", { id: "created", class: "created", "aria-live": "polite" });
+  const seeking = playNow();
 
   async function refresh() {
     try {
+      seeking.show(await api.seeks());
       const live = await api.tables();
       openList.replaceChildren(
         live.length ? tableList(live, "live") : h("p", {}, t("noTables")),
@@ -77,6 +80,7 @@ export function showLobby(main) {
       h("button", { type: "button", onclick: refresh, class: "small" }, t("refresh")),
       openList,
     ),
+    seeking.element,
     h(
       "section",
       { class: "panel", "aria-labelledby": "create-h" },
@@ -94,7 +98,10 @@ export function showLobby(main) {
   );
   refresh();
   const timer = setInterval(refresh, 5000);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    seeking.stop();
+  };
 }
 
 function seatSummary(seat) {
