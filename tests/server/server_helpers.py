@@ -201,10 +201,20 @@ class Client:
                 return message
 
     def drain(self, quiet: float = 0.05) -> None:
-        """Read whatever has arrived until nothing comes for ``quiet`` seconds."""
-        with contextlib.suppress(TimeoutError):
-            while True:
-                self.recv(timeout=quiet)
+        """Read whatever has arrived until nothing comes for ``quiet`` seconds.
+
+        It only takes what is already there (``timeout=0``) and sleeps in between: a
+        blocking read with a tiny timeout, called thousands of times a game, once
+        waited forever inside the client library's queue."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    self.recv(timeout=0)
+            time.sleep(quiet)
+            try:
+                self.recv(timeout=0)
+            except TimeoutError:
+                return
 
     def hello(self) -> dict[str, Any]:
         self.send({"type": "hello", "token": self.token})
