@@ -329,11 +329,12 @@ def test_s17_equal_finishing_times_broken_by_a_seeded_coin_not_seat_order() -> N
         ({"rounds": 10**9}, "options.rounds", 100),
         ({"rounds": 0}, "options.rounds", 100),
         ({"bonus": 10**400}, "options.bonus", 1000),
-        ({"bonus": -1}, "options.bonus", 1000),
+        ({"bonus": -1001}, "options.bonus", 1000),
     ],
 )
 def test_s14_s16_options_have_bounds(options: dict[str, int], option: str, high: int) -> None:
-    """S14, S16: ``bonus`` is 0-1000 and ``rounds`` 1-100; outside, the option is
+    """S14, S15, S16: ``bonus`` is -1000 to 1000 (S15: any whole number, so a negative
+    one too) and ``rounds`` 1-100; outside, the option is
     refused with its message id and path (docs/rules/spy.en.md, Options)."""
     with pytest.raises(BadOptions) as refused:
         GAME.check_options(options, 2)
@@ -342,3 +343,4 @@ def test_s14_s16_options_have_bounds(options: dict[str, int], option: str, high:
     assert refused.value.params["high"] == high
     assert GAME.check_options({"rounds": 100, "bonus": 1000}, 2)["rounds"] == 100
     assert GAME.check_options({"bonus": 0}, 2)["bonus"] == 0
+    assert GAME.check_options({"bonus": -1000}, 2)["bonus"] == -1000  # S15

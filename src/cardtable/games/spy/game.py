@@ -75,7 +75,8 @@ class SpyGame:
 
     @staticmethod
     def check_options(options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        """``full_decks``, ``bonus`` (0-1000), ``count_points_pile``, ``rounds`` (1-100) checked for
+        """``full_decks``, ``bonus`` (-1000 to 1000, S15),
+        ``count_points_pile``, ``rounds`` (1-100) checked for
         ``players`` players (S1), defaults filled in. Raises
         :class:`~cardtable.errors.BadOptions`."""
         try:

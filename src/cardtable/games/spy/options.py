@@ -49,7 +49,8 @@ class SpyOptions:
     - ``full_decks`` (S2): give each of two players a full deck instead of half a deck
       each (with three or more players everyone has a full deck anyway).
     - ``bonus`` (S14, S15): the first caller scores ``-bonus``, everyone else ``+bonus``
-      (0–1000).
+      (−1000 to 1000: S15 allows any whole number, a negative one
+      included; the bound keeps scores in range).
     - ``count_points_pile`` (S15): add the cards left in each points pile to the score.
     - ``rounds`` (S16): rounds in a match (1–100).
     """
@@ -113,7 +114,7 @@ def _checked(mapping: Mapping[str, Any], field: str) -> dict[str, Any]:
             if not isinstance(value, bool):
                 raise make_refusal("option.not_bool", got=repr(value)).bad_record(f"{field}.{key}")
             values[key] = value
-    for key, low, high in (("bonus", 0, MAX_BONUS), ("rounds", 1, MAX_ROUNDS)):
+    for key, low, high in (("bonus", -MAX_BONUS, MAX_BONUS), ("rounds", 1, MAX_ROUNDS)):
         if key in mapping:
             value = mapping[key]
             if isinstance(value, bool) or not isinstance(value, int):

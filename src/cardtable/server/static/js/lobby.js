@@ -19,7 +19,7 @@ export function optionFields(game, options = {}) {
   if (game === "spy") {
     return [
       field(t("rounds"), h("input", { type: "number", name: "rounds", min: 1, max: 99, value: value("rounds", 5) })),
-      field(t("bonus"), h("input", { type: "number", name: "bonus", min: 0, max: 1000, value: value("bonus", 20) })),
+      field(t("bonus"), h("input", { type: "number", name: "bonus", min: -1000, max: 1000, value: value("bonus", 20) })),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "full_decks", checked: value("full_decks", false) }), t("fullDecks")),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "count_points_pile", checked: value("count_points_pile", false) }), t("countPoints")),
     ];
