@@ -17,7 +17,7 @@ players, distinct actions, utility bounds, longest match) come from
 * Returns: +1 / −1 to the match's winner / loser, 0 each on a draw (C17), at the end.
 * ``information_state_string(p)``: the engine's perfect-recall key of everything p has
   seen (``CandidateState.information_state_string``). Observation tensor: the
-  342-float vector of :mod:`cardtable.rl.candidate_encoding` (from p's view);
+  342-float vector of :mod:`cardtable.games.candidate.encoding` (from p's view);
   observation string: p's view as text. No information-state tensor.
 * ``resample_from_infostate(p, sampler)``: a state p cannot tell from this one, the
   cards p has not seen dealt anew (``CandidateState.resample_hidden``), so OpenSpiel's
@@ -36,7 +36,7 @@ from cardtable.cards import KIND_TEXT, NUM_KINDS
 from cardtable.games.candidate import GAME as CANDIDATE
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate import action_to_text as candidate_text
-from cardtable.rl.candidate_encoding import OBSERVATION_SIZE, encode_view
+from cardtable.games.candidate.encoding import OBSERVATION_SIZE, encode_view
 from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type, rng_from
 
 __all__ = ["CANDIDATE_GAME_TYPE", "CandidateSpielGame", "CandidateSpielState"]

@@ -24,7 +24,7 @@ chance.
 * Every move is public and the racing decks are hidden from everyone (S4-S5), so all
   players share one information state: the deal's face-up cards and every move with
   the cards it turned up (``information_state_string``). Observation tensor: the
-  table vector of :mod:`cardtable.rl.spy_encoding`.
+  table vector of :mod:`cardtable.games.spy.encoding`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from cardtable.games.spy import action_to_text as spy_text
 from cardtable.games.spy.deal import cards_per_player
 from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
 from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type
-from cardtable.rl.spy_encoding import table_of, table_size
+from cardtable.games.spy.encoding import table_of, table_size
 
 __all__ = ["SPY_GAME_TYPE", "SpySpielGame", "SpySpielState"]
 
