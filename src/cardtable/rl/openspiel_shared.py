@@ -31,8 +31,9 @@ def game_type(
 
     Both games are sequential with explicit chance (the deal card by card; in a race,
     who moves next) and imperfect information, paid at the end; each provides an
-    information-state string and an observation tensor and string. ``utility`` is the
-    adapter's own modelling (zero-sum or general-sum), ``parameters`` its defaults.
+    information-state string and tensor and an observation string and tensor (the
+    tensors: see :class:`Observer`). ``utility`` is the adapter's own modelling
+    (zero-sum or general-sum), ``parameters`` its defaults.
     """
     return pyspiel.GameType(
         short_name=f"python_cardtable_{info.name}",
@@ -45,7 +46,7 @@ def game_type(
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(parameters),
@@ -58,20 +59,25 @@ def rng_from(sampler: Callable[[], float]) -> random.Random:
 
 
 class Observer:
-    """OpenSpiel's observer buffers: none for the perfect-recall information state
-    (strings only), else one float vector of ``size`` as ``dict["observation"]``."""
+    """OpenSpiel's observer buffers: one float vector of ``size``, the game's encoding
+    (:mod:`cardtable.rl.candidate_encoding`, :mod:`cardtable.rl.spy_encoding`), as
+    ``tensor`` and as ``dict["observation"]``.
+
+    The information-state observer (``iig_obs_type.perfect_recall``, OpenSpiel's
+    ``information_state_tensor``) and the observation observer (``observation_tensor``)
+    write the same vector: the encoding summarises everything the seat has seen that
+    still matters (its cards, the public record of the deal or round, the scores), so
+    it is a function of the information state, and the PettingZoo and Gymnasium
+    observations are this vector too. They differ in their strings: the perfect-recall
+    string keeps every move in order, the observation string is the view now.
+    """
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor: np.ndarray[Any, Any] | None
-        if self.perfect_recall:
-            self.tensor = None
-            self.dict: dict[str, np.ndarray[Any, Any]] = {}
-        else:
-            self.tensor = np.zeros(size, np.float32)
-            self.dict = {"observation": self.tensor}
+        self.tensor: np.ndarray[Any, Any] = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {"observation": self.tensor}
 
 
 class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
