@@ -297,6 +297,26 @@ class SpySpielGame(pyspiel.Game):  # type: ignore[misc]
         """Every card dealt, and one "who moves" node before each move."""
         return self._chance_nodes
 
+    def state_from(self, engine: SpyState) -> SpySpielState:
+        """The OpenSpiel state of an engine match with this game's players, options and
+        move limit: every round's cards and, before each move, who moves, replayed
+        through :meth:`apply_action`, so the state's ``history()`` is complete."""
+        facts = (engine.num_players, engine.options, engine.move_limit)
+        if facts != (self.players, self.spy_options, self.move_limit):
+            raise ValueError(
+                f"players, options or move limit differ: {facts} vs "
+                f"{(self.players, self.spy_options, self.move_limit)}"
+            )
+        state = self.new_initial_state()
+        for cards, moves in engine.played_rounds():
+            for hand in cards:
+                for kind in hand:
+                    state.apply_action(kind)
+            for action in moves:
+                state.apply_action(action // SPY.actions_per_player)  # who moves
+                state.apply_action(action)
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> _SpyObserver:
