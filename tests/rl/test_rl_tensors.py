@@ -15,7 +15,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python import rl_environment
-from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms import generate_playthrough, ismcts
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 
 import cardtable.rl.openspiel  # noqa: F401 - registers the games
@@ -223,13 +223,55 @@ def test_openspiel_observations_match_the_state(name: str, params: dict[str, Any
         assert view.string_from(state, player) == state.observation_string(player)
 
 
-def test_candidate_observer_shows_a_hand_to_its_seat_only() -> None:
-    game = pyspiel.load_game("python_cardtable_candidate")
-    public = pyspiel.IIGObservationType(
-        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+def _observer(game: Any, public: bool, private: Any) -> Any:
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=public, private_info=private
     )
-    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
-        make_observation(game, public)
+    return make_observation(game, kind)
+
+
+def test_candidate_factored_observations_keep_the_hand_private() -> None:
+    game = pyspiel.load_game("python_cardtable_candidate")
+    public = _observer(game, True, pyspiel.PrivateInfoType.NONE)
+    private = _observer(game, False, pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    state = _play(game.new_initial_state(), random.Random(3), 6)
+    for player in (0, 1):
+        seat = state.observation_tensor(player)
+        public.set_from(state, player)
+        private.set_from(state, player)
+        assert public.tensor.tolist() == [0.0] * 52 + seat[52:]  # the hand is 0–51
+        assert private.tensor.tolist() == seat[:52]
+        assert sum(seat[:52]) == len(state.engine.hand(player)) > 0
+        assert "Hand: " not in public.string_from(state, player)
+        assert private.string_from(state, player).startswith("Hand: ")
+    with pytest.raises(ValueError, match="own private information"):
+        _observer(game, True, pyspiel.PrivateInfoType.ALL_PLAYERS)
+
+
+def test_spy_has_no_private_observation() -> None:
+    game = pyspiel.load_game("python_cardtable_spy")
+    state = _play(game.new_initial_state(), random.Random(3), 6)
+    public = _observer(game, True, pyspiel.PrivateInfoType.NONE)
+    private = _observer(game, False, pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    public.set_from(state, 1)
+    private.set_from(state, 1)
+    assert public.tensor.tolist() == state.observation_tensor(1)
+    assert private.tensor.size == 0
+    assert private.string_from(state, 1) == ""
+
+
+@pytest.mark.parametrize(
+    "name", ["python_cardtable_candidate", "python_cardtable_spy(players=3,move_limit=20)"]
+)
+def test_openspiel_playthrough_shows_the_tensors(name: str) -> None:
+    # OpenSpiel's playthrough tool (its integration tests' format) asks for every
+    # observer: information state, observation, public and private.
+    lines = generate_playthrough.playthrough_lines(name, seed=1)
+    size = OBSERVATION_SIZE if "candidate" in name else table_size(3)
+    assert f"InformationStateTensorShape() = [{size}]" in lines
+    assert f"ObservationTensorShape() = [{size}]" in lines
+    assert any(line.startswith("InformationStateTensor(1).observation") for line in lines)
+    assert any(line.startswith("PrivateObservationString(0)") for line in lines)
 
 
 @pytest.mark.parametrize("name", ["python_cardtable_candidate", "python_cardtable_spy"])

@@ -45,7 +45,16 @@ from cardtable.games.candidate import GAME as CANDIDATE
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate import action_to_text as candidate_text
 from cardtable.rl.candidate_encoding import OBSERVATION_SIZE, encode_view
-from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type, rng_from
+from cardtable.rl.openspiel_shared import (
+    CHANCE,
+    PRIVATE,
+    PUBLIC,
+    SEAT,
+    TERMINAL,
+    Observer,
+    game_type,
+    rng_from,
+)
 
 __all__ = ["CANDIDATE_GAME_TYPE", "CandidateSpielGame", "CandidateSpielState"]
 
@@ -293,25 +302,29 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
 class _CandidateObserver(Observer):
     """OpenSpiel's observer interface: the 342-float vector of the player's view
     (:mod:`cardtable.rl.candidate_encoding`) for both tensors; as text, the
-    perfect-recall information state or the view. Only the seat's own private
-    information can be observed: a hand is never shown to anyone else."""
+    perfect-recall information state or the view. Factored: the public part is the
+    same vector of the spectator's view (no hand: indexes 0–51 are 0); the private
+    part is the seat's hand, 52 floats (copies of each card kind). A hand is never
+    shown to anyone else."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if (
-            iig_obs_type is not None
-            and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError(
-                "Candidate observations hold the seat's own hand: private_info must be "
-                f"SINGLE_PLAYER, got {iig_obs_type.private_info}"
-            )
-        super().__init__(iig_obs_type, params, OBSERVATION_SIZE)
+        super().__init__(iig_obs_type, params, OBSERVATION_SIZE, NUM_KINDS)
 
     def set_from(self, state: CandidateSpielState, player: int) -> None:
-        self.tensor[:] = encode_view(state.core.engine.view(player), player)
+        engine = state.core.engine
+        if self.part == SEAT:
+            self.tensor[:] = encode_view(engine.view(player), player)
+        elif self.part == PUBLIC:
+            self.tensor[:] = encode_view(engine.view(None), player)
+        else:
+            self.tensor[:] = encode_view(engine.view(player), player)[:NUM_KINDS]
 
     def string_from(self, state: CandidateSpielState, player: int) -> str:
         engine = state.core.engine
+        if self.part == PUBLIC:
+            return engine.view(None).describe()
+        if self.part == PRIVATE:
+            return "Hand: " + " ".join(engine.view(player).hand or ())
         if self.perfect_recall:
             return engine.information_state_string(player)
         return engine.view(player).describe()

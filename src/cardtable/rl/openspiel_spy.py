@@ -57,7 +57,14 @@ from cardtable.games.spy import action_to_text as spy_text
 from cardtable.games.spy.deal import cards_per_player
 from cardtable.games.spy.match import SpyMatch
 from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
-from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type, rng_from
+from cardtable.rl.openspiel_shared import (
+    CHANCE,
+    PRIVATE,
+    TERMINAL,
+    Observer,
+    game_type,
+    rng_from,
+)
 from cardtable.rl.spy_encoding import table_of, table_size
 
 __all__ = ["SPY_GAME_TYPE", "SpySpielGame", "SpySpielState"]
@@ -412,16 +419,19 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
 class _SpyObserver(Observer):
     """OpenSpiel's observer interface for Spy: the table vector as the player sees it
     (:mod:`cardtable.rl.spy_encoding`) for both tensors; as text, the public history
-    (perfect recall) or the table's view now. Everything is public (S4-S5), so any
-    ``private_info`` gives the same."""
+    (perfect recall) or the table's view now. Everything is public (S4-S5): any
+    ``private_info`` gives the same, and the private part is empty."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, players: int) -> None:
-        super().__init__(iig_obs_type, params, table_size(players))
+        super().__init__(iig_obs_type, params, table_size(players), 0)
 
     def set_from(self, state: SpySpielState, player: int) -> None:
-        self.tensor[:] = table_of(state.core.engine, player)
+        if self.part != PRIVATE:
+            self.tensor[:] = table_of(state.core.engine, player)
 
     def string_from(self, state: SpySpielState, player: int) -> str:
+        if self.part == PRIVATE:
+            return ""
         if self.perfect_recall:
             return state.information_state_string(player)
         return str(state.core.engine.view(player).to_dict())
