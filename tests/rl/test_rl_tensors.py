@@ -190,6 +190,29 @@ def test_spy_reshuffle_leaves_every_seats_tensors(params: dict[str, Any]) -> Non
     assert len(decks) > 1  # the racing decks (hidden from all, S5) were dealt anew
 
 
+def test_spy_replay_refuses_a_deal_the_players_could_tell_apart() -> None:
+    from cardtable.rl.openspiel_spy import _replayed
+
+    game = pyspiel.load_game("python_cardtable_spy", {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    while state.engine.round_number == 0:  # deal round 1
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    engine = state.engine
+    cards = [list(hand) for hand in engine.round_cards()]
+    # Two cards deep in seat 0's racing deck (hidden, S5): nobody can tell.
+    hidden = [hand[:] for hand in cards]
+    hidden[0][20], hidden[0][30] = hidden[0][30], hidden[0][20]
+    assert _replayed(engine, [], hidden, []) is not None
+    # The face-up points-pile top (S4) swapped with deck cards: some change the legal moves.
+    refused = 0
+    for k in range(9, 52):
+        shown = [hand[:] for hand in cards]
+        shown[0][0], shown[0][k] = shown[0][k], shown[0][0]
+        refused += _replayed(engine, [], shown, []) is None
+    assert refused > 0
+
+
 def test_spy_reshuffle_during_the_deal_deals_anew() -> None:
     game = pyspiel.load_game("python_cardtable_spy", {"players": 3})
     state = game.new_initial_state()

@@ -38,8 +38,10 @@ chance.
   or across both seats when two players share one deck, S2), and the round's moves are
   replayed on the new deal. What every player knows comes from the engine
   (``SpyMatch.bot_info``). A deal whose replay would block a seat at another time (S12
-  reads the hidden cards) is drawn again. A deal still being dealt is dealt anew. The
-  new state's ``history()`` is not rewritten (it starts empty).
+  reads the hidden cards) is drawn again, up to 100 times, then the state's own deal is
+  kept (no refusal in 210 resamples of random mid-round states). A deal still being
+  dealt is dealt anew. The new state's ``history()`` is not rewritten (it starts
+  empty).
 """
 
 from __future__ import annotations
@@ -244,8 +246,10 @@ def _replayed(
     moves: Sequence[int],
 ) -> SpyState | None:
     """``engine``'s match with the round in play dealt as ``cards`` and its ``moves``
-    replayed; None when the new deal does not give every seat the same legal moves and
-    blocked flags (S12) at every step, so the players could tell the difference."""
+    replayed; None when the players could tell the new deal from the old: a move of
+    the round is not legal on it, or a seat ends with other legal moves or another
+    blocked flag (S12; a seat's moves alone change its position, so its flag before
+    each of its moves is the same too)."""
     other = SpyState(engine.num_players, options=engine.options, move_limit=engine.move_limit)
     for round_cards, round_moves in past:
         other.start_round(round_cards)
