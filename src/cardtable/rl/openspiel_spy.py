@@ -62,6 +62,7 @@ from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
 from cardtable.rl.openspiel_shared import (
     CHANCE,
     PRIVATE,
+    PUBLIC,
     TERMINAL,
     Observer,
     game_type,
@@ -438,4 +439,4 @@ class _SpyObserver(Observer):
             return ""
         if self.perfect_recall:
             return state.information_state_string(player)
-        return str(state.core.engine.view(player).to_dict())
+        return str(state.core.engine.view(None if self.part == PUBLIC else player).to_dict())
