@@ -19,7 +19,12 @@ Both take their declared facts (name, title, player counts, distinct actions, ut
 bounds, longest game) from the game packages' ``GAME``; what they share is in
 :mod:`cardtable.rl.openspiel_shared`.
 
-Version history: v0 (encodings version 1) — first release.
+Both provide ``information_state_tensor`` and ``observation_tensor``: the vectors of
+:mod:`cardtable.games.candidate.encoding` and :mod:`cardtable.games.spy.encoding`, the ones
+the PettingZoo environments observe.
+
+Version history: v0 (encodings version 1) — first release; then information-state
+tensors (the same encodings) and Spy's ``resample_from_infostate``.
 """
 
 from __future__ import annotations

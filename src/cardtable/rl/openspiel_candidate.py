@@ -16,9 +16,17 @@ players, distinct actions, utility bounds, longest match) come from
   35,425 distinct; see :mod:`cardtable.rl.candidate_v0` for the table).
 * Returns: +1 / −1 to the match's winner / loser, 0 each on a draw (C17), at the end.
 * ``information_state_string(p)``: the engine's perfect-recall key of everything p has
-  seen (``CandidateState.information_state_string``). Observation tensor: the
-  342-float vector of :mod:`cardtable.games.candidate.encoding` (from p's view);
-  observation string: p's view as text. No information-state tensor.
+  seen (``CandidateState.information_state_string``); ``observation_string(p)``: p's
+  view as text.
+* ``information_state_tensor(p)`` and ``observation_tensor(p)``: both the
+  342-float vector of :mod:`cardtable.games.candidate.encoding` (encoding version 1) of
+  p's view, the very vector the PettingZoo environment :mod:`cardtable.rl.candidate_v0`
+  observes; shape ``[342]`` (``information_state_tensor_shape()``,
+  ``observation_tensor_shape()``). The view holds p's hand and the deal's whole public
+  record (lobby, captures, discards C9, piles, hand sizes and suits, scores), so the
+  vector is a function of p's information state; it does not keep the order of the
+  moves, which only the perfect-recall string does. Before the lot and while a deal is
+  being dealt it shows the deal before its first move.
 * ``resample_from_infostate(p, sampler)``: a state p cannot tell from this one, the
   cards p has not seen dealt anew (``CandidateState.resample_hidden``), so OpenSpiel's
   ``ISMCTSBot`` can play the game. The new state has the right information states,
@@ -37,7 +45,16 @@ from cardtable.games.candidate import GAME as CANDIDATE
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate import action_to_text as candidate_text
 from cardtable.games.candidate.encoding import OBSERVATION_SIZE, encode_view
-from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type, rng_from
+from cardtable.rl.openspiel_shared import (
+    CHANCE,
+    PRIVATE,
+    PUBLIC,
+    SEAT,
+    TERMINAL,
+    Observer,
+    game_type,
+    rng_from,
+)
 
 __all__ = ["CANDIDATE_GAME_TYPE", "CandidateSpielGame", "CandidateSpielState"]
 
@@ -283,18 +300,31 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class _CandidateObserver(Observer):
-    """OpenSpiel's observer interface: the perfect-recall information state (strings
-    only), or the player's view (the 342-float vector and the view as text)."""
+    """OpenSpiel's observer interface: the 342-float vector of the player's view
+    (:mod:`cardtable.games.candidate.encoding`) for both tensors; as text, the
+    perfect-recall information state or the view. Factored: the public part is the
+    same vector of the spectator's view (no hand: indexes 0–51 are 0); the private
+    part is the seat's hand, 52 floats (copies of each card kind). A hand is never
+    shown to anyone else."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        super().__init__(iig_obs_type, params, OBSERVATION_SIZE)
+        super().__init__(iig_obs_type, params, OBSERVATION_SIZE, NUM_KINDS)
 
     def set_from(self, state: CandidateSpielState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = encode_view(state.core.engine.view(player), player)
+        engine = state.core.engine
+        if self.part == SEAT:
+            self.tensor[:] = encode_view(engine.view(player), player)
+        elif self.part == PUBLIC:
+            self.tensor[:] = encode_view(engine.view(None), player)
+        else:
+            self.tensor[:] = encode_view(engine.view(player), player)[:NUM_KINDS]
 
     def string_from(self, state: CandidateSpielState, player: int) -> str:
         engine = state.core.engine
+        if self.part == PUBLIC:
+            return engine.view(None).describe()
+        if self.part == PRIVATE:
+            return "Hand: " + " ".join(engine.view(player).hand or ())
         if self.perfect_recall:
             return engine.information_state_string(player)
         return engine.view(player).describe()

@@ -17,7 +17,17 @@ from open_spiel.python.algorithms import mcts
 
 from cardtable.games.base import GameInfo
 
-__all__ = ["CHANCE", "TERMINAL", "Observer", "RolloutEvaluator", "game_type", "rng_from"]
+__all__ = [
+    "CHANCE",
+    "PRIVATE",
+    "PUBLIC",
+    "SEAT",
+    "TERMINAL",
+    "Observer",
+    "RolloutEvaluator",
+    "game_type",
+    "rng_from",
+]
 
 #: OpenSpiel's ids for "the match is over" and "chance decides".
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -31,8 +41,9 @@ def game_type(
 
     Both games are sequential with explicit chance (the deal card by card; in a race,
     who moves next) and imperfect information, paid at the end; each provides an
-    information-state string and an observation tensor and string. ``utility`` is the
-    adapter's own modelling (zero-sum or general-sum), ``parameters`` its defaults.
+    information-state string and tensor and an observation string and tensor (the
+    tensors: see :class:`Observer`). ``utility`` is the adapter's own modelling
+    (zero-sum or general-sum), ``parameters`` its defaults.
     """
     return pyspiel.GameType(
         short_name=f"python_cardtable_{info.name}",
@@ -45,7 +56,7 @@ def game_type(
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(parameters),
@@ -57,21 +68,63 @@ def rng_from(sampler: Callable[[], float]) -> random.Random:
     return random.Random(int(sampler() * 2**53))
 
 
-class Observer:
-    """OpenSpiel's observer buffers: none for the perfect-recall information state
-    (strings only), else one float vector of ``size`` as ``dict["observation"]``."""
+#: The parts of a seat's observation an observer shows (see :class:`Observer`).
+SEAT, PUBLIC, PRIVATE = "seat", "public", "private"
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, size: int) -> None:
+
+class Observer:
+    """OpenSpiel's observer buffers: a float vector as ``tensor`` and as
+    ``dict["observation"]``; :attr:`part` says which part of the seat's observation.
+
+    The seat's whole observation (:data:`SEAT`: public information and the seat's own
+    private information, OpenSpiel's default) is the game's encoding, ``size`` floats
+    (:mod:`cardtable.games.candidate.encoding`, :mod:`cardtable.games.spy.encoding`). The
+    information-state observer (``iig_obs_type.perfect_recall``, OpenSpiel's
+    ``information_state_tensor``) and the observation observer (``observation_tensor``)
+    write the same vector: the encoding summarises everything the seat has seen that
+    still matters (its cards, the public record of the deal or round, the scores), so
+    it is a function of the information state, and the PettingZoo and Gymnasium
+    observations are this vector too. They differ in their strings: the perfect-recall
+    string keeps every move in order, the observation string is the view now.
+
+    OpenSpiel's factored observations (its playthrough tool asks for them) are there
+    without perfect recall: :data:`PUBLIC` (``private_info=NONE``) is the same encoding
+    of the spectator's view, :data:`PRIVATE` (``public_info=False``) the
+    ``private_size`` floats only the seat sees. A game with no private information
+    (``private_size`` 0) shows the same to every ``private_info``. Other types (another
+    player's private information) raise :class:`ValueError`.
+    """
+
+    def __init__(
+        self, iig_obs_type: Any, params: dict[str, Any] | None, size: int, private_size: int
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor: np.ndarray[Any, Any] | None
-        if self.perfect_recall:
-            self.tensor = None
-            self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        public, private, recall = True, pyspiel.PrivateInfoType.SINGLE_PLAYER, False
+        if iig_obs_type is not None:
+            public = iig_obs_type.public_info
+            private = iig_obs_type.private_info
+            recall = iig_obs_type.perfect_recall
+        if not private_size:
+            private = pyspiel.PrivateInfoType.SINGLE_PLAYER  # nothing is private
+        self.perfect_recall = bool(recall)
+        if public and private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            self.part = SEAT
+        elif public and private == pyspiel.PrivateInfoType.NONE and not recall:
+            self.part = PUBLIC
+        elif not public and private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            self.part = PRIVATE
+            size = private_size
+            if recall and private_size:
+                raise ValueError("private observations with perfect recall are not supported")
         else:
-            self.tensor = np.zeros(size, np.float32)
-            self.dict = {"observation": self.tensor}
+            raise ValueError(
+                f"observation type not supported: public_info={public}, "
+                f"private_info={private}, perfect_recall={recall} (a seat sees its own "
+                "private information only)"
+            )
+        self.tensor: np.ndarray[Any, Any] = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {"observation": self.tensor}
 
 
 class RolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]

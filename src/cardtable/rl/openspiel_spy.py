@@ -23,13 +23,31 @@ chance.
 * Returns: at the end, each player's negated match total (S14-S16: lowest total wins).
 * Every move is public and the racing decks are hidden from everyone (S4-S5), so all
   players share one information state: the deal's face-up cards and every move with
-  the cards it turned up (``information_state_string``). Observation tensor: the
-  table vector of :mod:`cardtable.games.spy.encoding`.
+  the cards it turned up (``information_state_string``); ``observation_string(p)``:
+  the table's public view now.
+* ``information_state_tensor(p)`` and ``observation_tensor(p)``: both the table vector
+  of :mod:`cardtable.games.spy.encoding` (encoding version 1) as p sees it (p's seat first),
+  the very vector each agent of the PettingZoo environment :mod:`cardtable.rl.spy_v0`
+  observes; shape ``[players·117 + 2 + players]``. It shows every seat's public
+  position now and the totals, so it is a function of the (shared) information state;
+  it does not keep the order of the moves, nor the waste under its top (which a player
+  remembers, S9), which only the perfect-recall string does.
+* ``resample_from_infostate(p, sampler)``: a state nobody can tell from this one: in
+  the round in play, the cards never shown face-up (racing decks, points piles under
+  their tops, S4-S5) are dealt anew among their places (within each seat's own deck,
+  or across both seats when two players share one deck, S2), and the round's moves are
+  replayed on the new deal. What every player knows comes from the engine
+  (``SpyMatch.bot_info``). A deal whose replay would block a seat at another time (S12
+  reads the hidden cards) is drawn again, up to 100 times, then the state's own deal is
+  kept (no refusal in 210 resamples of random mid-round states). A deal still being
+  dealt is dealt anew. The new state's ``history()`` is not rewritten (it starts
+  empty).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyspiel
@@ -39,9 +57,18 @@ from cardtable.games.spy import GAME as SPY
 from cardtable.games.spy import SpyOptions, SpyState
 from cardtable.games.spy import action_to_text as spy_text
 from cardtable.games.spy.deal import cards_per_player
-from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
-from cardtable.rl.openspiel_shared import CHANCE, TERMINAL, Observer, game_type
 from cardtable.games.spy.encoding import table_of, table_size
+from cardtable.games.spy.match import SpyMatch
+from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
+from cardtable.rl.openspiel_shared import (
+    CHANCE,
+    PRIVATE,
+    PUBLIC,
+    TERMINAL,
+    Observer,
+    game_type,
+    rng_from,
+)
 
 __all__ = ["SPY_GAME_TYPE", "SpySpielGame", "SpySpielState"]
 
@@ -152,6 +179,45 @@ class _SpyCore:
         self.public.append(f"{spy_text(action)}[{points}/{waste}]")
         self.mover = None
 
+    def resampled(self, rng: random.Random) -> _SpyCore:
+        """A copy that nobody can tell from this one, the unseen cards dealt anew (see
+        the module docstring: ``resample_from_infostate``)."""
+        if self.building:
+            # Nobody has seen any card of a round still being dealt.
+            other = self.__deepcopy__({})
+            other.building = []
+            for _ in self.building:
+                other.building.append(rng.choice(other.chance_outcomes())[0])
+            return other
+        engine = self.engine
+        if engine.phase != PLAYING:
+            return self.__deepcopy__({})
+        rounds = engine.played_rounds()
+        cards, moves = rounds[-1]
+        match = SpyMatch(engine)
+        # The places (seat, index in the deal) of cards never shown face-up (S4-S5).
+        places = []
+        for p, hand in enumerate(cards):
+            unseen = set(match.bot_info(p).unseen)
+            places.append([(p, i) for i, kind in enumerate(hand) if kind in unseen])
+        # S2: two players share one deck, so a hidden card may lie at either place.
+        shared = self.cards_each() < 52
+        groups = [[place for seat in places for place in seat]] if shared else places
+        for _ in range(100):
+            dealt = [list(hand) for hand in cards]
+            for group in groups:
+                kinds = [cards[p][i] for p, i in group]
+                rng.shuffle(kinds)
+                for (p, i), kind in zip(group, kinds, strict=True):
+                    dealt[p][i] = kind
+            replayed = _replayed(engine, rounds[:-1], dealt, moves)
+            if replayed is not None:
+                core = _SpyCore(replayed)
+                core.mover = self.mover
+                core.public = self.public[:]
+                return core
+        return self.__deepcopy__({})  # no other deal fits: this one does
+
 
 def _rebuild_spy_core(
     players: int,
@@ -172,6 +238,33 @@ def _rebuild_spy_core(
     core.mover = mover
     core.public = list(public)
     return core
+
+
+def _replayed(
+    engine: SpyState,
+    past: Sequence[tuple[Sequence[Sequence[int]], Sequence[int]]],
+    cards: Sequence[Sequence[int]],
+    moves: Sequence[int],
+) -> SpyState | None:
+    """``engine``'s match with the round in play dealt as ``cards`` and its ``moves``
+    replayed; None when the players could tell the new deal from the old: a move of
+    the round is not legal on it, or a seat ends with other legal moves or another
+    blocked flag (S12; a seat's moves alone change its position, so its flag before
+    each of its moves is the same too)."""
+    other = SpyState(engine.num_players, options=engine.options, move_limit=engine.move_limit)
+    for round_cards, round_moves in past:
+        other.start_round(round_cards)
+        for action in round_moves:
+            other.apply_action(action)
+    other.start_round(cards)
+    for action in moves:
+        if action not in other.seats[action // SPY.actions_per_player].legal:
+            return None
+        other.apply_action(action)
+    for mine, theirs in zip(other.seats, engine.seats, strict=True):
+        if mine.blocked != theirs.blocked or mine.legal != theirs.legal:
+            return None
+    return other
 
 
 class SpySpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -215,6 +308,26 @@ class SpySpielGame(pyspiel.Game):  # type: ignore[misc]
     def max_chance_nodes_in_history(self) -> int:
         """Every card dealt, and one "who moves" node before each move."""
         return self._chance_nodes
+
+    def state_from(self, engine: SpyState) -> SpySpielState:
+        """The OpenSpiel state of an engine match with this game's players, options and
+        move limit: every round's cards and, before each move, who moves, replayed
+        through :meth:`apply_action`, so the state's ``history()`` is complete."""
+        facts = (engine.num_players, engine.options, engine.move_limit)
+        if facts != (self.players, self.spy_options, self.move_limit):
+            raise ValueError(
+                f"players, options or move limit differ: {facts} vs "
+                f"{(self.players, self.spy_options, self.move_limit)}"
+            )
+        state = self.new_initial_state()
+        for cards, moves in engine.played_rounds():
+            for hand in cards:
+                for kind in hand:
+                    state.apply_action(kind)
+            for action in moves:
+                state.apply_action(action // SPY.actions_per_player)  # who moves
+                state.apply_action(action)
+        return state
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -291,6 +404,17 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
             player = self.current_player()
         return f"p{player} " + " ".join(self.core.public)
 
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> SpySpielState:
+        """A state nobody (``player_id`` included) can tell from this one, the unseen
+        cards dealt anew (see the module docstring)."""
+        rng = rng_from(probability_sampler)
+        other: SpySpielState = self.get_game().new_initial_state()
+        other.core = self.core.resampled(rng)
+        other.player = self.player
+        return other
+
     def __str__(self) -> str:
         core = self.core
         dealing = f"\ndealing: {len(core.building)} cards" if core.building else ""
@@ -298,17 +422,21 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class _SpyObserver(Observer):
-    """OpenSpiel's observer interface for Spy: the public history (perfect recall), or
-    the table as the player sees it now (vector and text)."""
+    """OpenSpiel's observer interface for Spy: the table vector as the player sees it
+    (:mod:`cardtable.games.spy.encoding`) for both tensors; as text, the public history
+    (perfect recall) or the table's view now. Everything is public (S4-S5): any
+    ``private_info`` gives the same, and the private part is empty."""
 
     def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, players: int) -> None:
-        super().__init__(iig_obs_type, params, table_size(players))
+        super().__init__(iig_obs_type, params, table_size(players), 0)
 
     def set_from(self, state: SpySpielState, player: int) -> None:
-        if self.tensor is not None:
+        if self.part != PRIVATE:
             self.tensor[:] = table_of(state.core.engine, player)
 
     def string_from(self, state: SpySpielState, player: int) -> str:
+        if self.part == PRIVATE:
+            return ""
         if self.perfect_recall:
             return state.information_state_string(player)
-        return str(state.core.engine.view(player).to_dict())
+        return str(state.core.engine.view(None if self.part == PUBLIC else player).to_dict())

@@ -79,7 +79,6 @@ from pettingzoo import ParallelEnv
 from cardtable.errors import IllegalMove
 from cardtable.games.spy import GAME, SeatWindow, SpyOptions, SpyState
 from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, CALL, action_to_text
-from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT
 from cardtable.games.spy.encoding import (
     SEAT_SIZE,
     encode_seat,
@@ -89,6 +88,7 @@ from cardtable.games.spy.encoding import (
     table_of,
     table_size,
 )
+from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT
 
 __all__ = ["WAIT", "LegalDiscrete", "SpyParallelEnv", "SpyRaceEnv", "parallel_env"]
 

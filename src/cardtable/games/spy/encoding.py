@@ -22,6 +22,11 @@ index      meaning
 114–116    1 when blocked (S12), resigned (S13), called (S10)
 =========  ====================================================================
 
+One encoding serves every face: the Gymnasium race (:class:`cardtable.rl.spy_v0.SpyRaceEnv`)
+observes one seat; the PettingZoo table (:func:`cardtable.rl.spy_v0.parallel_env`) and
+OpenSpiel's ``information_state_tensor`` and ``observation_tensor``
+(:mod:`cardtable.rl.openspiel_spy`) are the table vector.
+
 A table of N players (:func:`encode_table`, ``N·117 + 2 + N`` floats): the seats in
 the order *me, then the players after me* (seat ``(me + i) % N`` at block ``i``; all 0
 before the first deal), then the round number (from 1) and the rounds of the match,
