@@ -496,6 +496,85 @@ def balance(
         raise _fail(str(exc)) from None
 
 
+train_app = typer.Typer(
+    cls=_Group,
+    help="Train a learned bot (needs the train extra: pip install 'cardtable[train]').",
+    no_args_is_help=True,
+)
+app.add_typer(train_app, name="train")
+
+TrainMinutes = Annotated[float, typer.Option(help="Wall-clock minutes to train (this run).")]
+TrainSeed = Annotated[int, typer.Option(help="Seed of the network, the deals and the bots.")]
+TrainOut = Annotated[
+    Path, typer.Option("--out", help="Folder for the checkpoints, progress and curve.png.")
+]
+TrainResume = Annotated[
+    bool,
+    typer.Option("--resume", help="Continue the run saved in --out (steps, optimiser, curve)."),
+]
+EvalEvery = Annotated[int, typer.Option(help="Evaluate, save and plot every N training decisions.")]
+EvalPairs = Annotated[
+    int, typer.Option(help="Held-out duplicate pairs per opponent at each evaluation.")
+]
+
+
+def _train(game: str, **kwargs: Any) -> None:
+    try:
+        from cardtable.rl.train_command import run_train_command
+
+        run_train_command(game, stderr=err, **kwargs)
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+
+
+@train_app.command("candidate", cls=_Command)
+def train_candidate(
+    minutes: TrainMinutes = 30.0,
+    seed: TrainSeed = 0,
+    output: TrainOut = Path("train-candidate"),
+    resume: TrainResume = False,
+    eval_every: EvalEvery = 25_000,
+    eval_pairs: EvalPairs = 100,
+    quiet: Quiet = False,
+) -> None:
+    """Train a Candidate policy with MaskablePPO against greedy and random; it plays as
+    the bot learned:OUT (docs/rl.md)."""
+    _train(
+        "candidate",
+        minutes=minutes,
+        seed=seed,
+        out=output,
+        resume=resume,
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        quiet=quiet,
+    )
+
+
+@train_app.command("spy", cls=_Command)
+def train_spy(
+    minutes: TrainMinutes = 30.0,
+    seed: TrainSeed = 0,
+    output: TrainOut = Path("train-spy"),
+    resume: TrainResume = False,
+    eval_every: EvalEvery = 25_000,
+    eval_pairs: EvalPairs = 100,
+    quiet: Quiet = False,
+) -> None:
+    """Train one seat's Spy race with MaskablePPO; it plays as the bot learned:OUT
+    (docs/rl.md)."""
+    _train(
+        "spy",
+        minutes=minutes,
+        seed=seed,
+        out=output,
+        resume=resume,
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        quiet=quiet,
+    )
+
+
 @app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
