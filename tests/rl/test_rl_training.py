@@ -19,19 +19,19 @@ import pytest
 pytest.importorskip("torch", reason="torch is not installed (pip install cardtable[train])")
 pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (cardtable[train])")
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from cardtable.arena.tournament import run_arena  # noqa: E402
-from cardtable.arena.work import ArenaConfig  # noqa: E402
-from cardtable.bots.learned import LearnedBot, shipped_policy  # noqa: E402
-from cardtable.bots.learned_net import build_actor, save_checkpoint  # noqa: E402
-from cardtable.bots.registry import parse_bot_spec  # noqa: E402
-from cardtable.bots.seat import SeatBot  # noqa: E402
-from cardtable.cli import app  # noqa: E402
-from cardtable.errors import BadOptions  # noqa: E402
-from cardtable.games.candidate import CandidateOptions, CandidateState  # noqa: E402
-from cardtable.games.candidate.info import CandidateInfo  # noqa: E402
-from cardtable.games.registry import find_game  # noqa: E402
+from cardtable.arena.tournament import run_arena
+from cardtable.arena.work import ArenaConfig
+from cardtable.bots.learned import LearnedBot, shipped_policy
+from cardtable.bots.learned_net import build_actor, save_checkpoint
+from cardtable.bots.registry import parse_bot_spec
+from cardtable.bots.seat import SeatBot
+from cardtable.cli import app
+from cardtable.errors import BadOptions
+from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.info import CandidateInfo
+from cardtable.games.registry import find_game
 
 TRAIN = ["train", "candidate", "--minutes", "0.04", "--eval-every", "300", "--eval-pairs", "2"]
 
@@ -60,21 +60,26 @@ def test_a_short_run_writes_a_checkpoint_a_curve_and_its_progress(
     for name in ("policy.pt", "model.zip", "progress.json", "curve.png"):
         assert (out / name).is_file(), name
     assert (out / "curve.png").read_bytes().startswith(b"\x89PNG")
-    assert isinstance(before["steps"], int) and before["steps"] > 0
+    assert isinstance(before["steps"], int)
+    assert before["steps"] > 0
     curve = before["curve"]
-    assert isinstance(curve, list) and curve[0]["steps"] == 0
+    assert isinstance(curve, list)
+    assert curve[0]["steps"] == 0
     assert all(0.0 <= p["vs_random"] <= 1.0 and 0.0 <= p["vs_greedy"] <= 1.0 for p in curve)
 
 
 def test_resume_goes_on_from_the_checkpoint(run: tuple[Path, dict[str, object]]) -> None:
     out, before = run
     after = _progress(out)
-    assert isinstance(after["steps"], int) and isinstance(before["steps"], int)
+    assert isinstance(after["steps"], int)
+    assert isinstance(before["steps"], int)
     assert after["steps"] > before["steps"]
-    assert isinstance(after["minutes"], float) and isinstance(before["minutes"], float)
+    assert isinstance(after["minutes"], float)
+    assert isinstance(before["minutes"], float)
     assert after["minutes"] > before["minutes"]
     earlier, now = before["curve"], after["curve"]
-    assert isinstance(earlier, list) and isinstance(now, list)
+    assert isinstance(earlier, list)
+    assert isinstance(now, list)
     assert now[: len(earlier)] == earlier  # the curve keeps its points
     assert len(now) > len(earlier)
     steps = [p["steps"] for p in now]
@@ -148,9 +153,7 @@ def test_bad_checkpoints_are_one_clear_line(
     with pytest.raises(BadOptions, match="not a cardtable policy file"):
         parse_bot_spec("candidate", f"learned:{junk}")
     spy = tmp_path / "spy.pt"
-    save_checkpoint(
-        spy, build_actor("spy", [8], {}), game="spy", hidden=[8], options={}, steps=0
-    )
+    save_checkpoint(spy, build_actor("spy", [8], {}), game="spy", hidden=[8], options={}, steps=0)
     with pytest.raises(BadOptions, match="holds a spy policy, not a candidate one"):
         parse_bot_spec("candidate", f"learned:{spy}")
     with pytest.raises(BadOptions, match="write learned:PATH"):
@@ -181,3 +184,18 @@ def test_the_shipped_policy_loads_as_plain_learned() -> None:
     state = CandidateState.new(1, CandidateOptions(deals=1))
     info = CandidateInfo.of(state, state.current_player)
     assert SeatBot(spec, 0, state.current_player).think(info) in info.legal
+
+
+def test_a_short_spy_run_writes_a_race_policy(tmp_path: Path) -> None:
+    from cardtable.bots.learned_net import load_checkpoint
+
+    out = tmp_path / "spy"
+    args = ["train", "spy", "--minutes", "0.02", "--eval-every", "10000", "--eval-pairs", "1"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    actor, facts = load_checkpoint(out, "spy")
+    assert facts["game"] == "spy"
+    assert facts["steps"] > 0
+    assert len(actor.legal_logits([0.0] * 117, [0, 16])) == 2
+    with pytest.raises(BadOptions, match="holds a spy policy"):
+        parse_bot_spec("candidate", f"learned:{out}")

@@ -78,7 +78,7 @@ def run_train_command(
         f"{last.decided_greedy} decided held-out pairs: {100 * last.vs_random:.1f}% vs random, "
         f"{100 * last.vs_greedy:.1f}% vs greedy"
     )
+    play = f" (play it: cardtable arena {game} --bots learned:{out} greedy)"
     stderr.print(
-        f"wrote {out / 'policy.pt'} (play it: cardtable arena {game} --bots learned:{out} greedy), "
-        f"{out / 'curve.png'}"
+        f"wrote {out / 'policy.pt'}{play if game == 'candidate' else ''}, {out / 'curve.png'}"
     )

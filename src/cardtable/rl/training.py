@@ -45,6 +45,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import DummyVecEnv
 from torch import nn
 
@@ -53,6 +54,7 @@ from cardtable.bots.candidate_greedy import GreedyBot as CandidateGreedy
 from cardtable.bots.candidate_random import RandomBot as CandidateRandom
 from cardtable.bots.learned_net import (
     CANDIDATE_FEATURES,
+    SPY_MOVE_LIMIT,
     Actor,
     ScaleObservation,
     build_actor,
@@ -65,6 +67,11 @@ from cardtable.errors import BadOptions
 from cardtable.games.candidate import NUM_ACTIONS, CandidateOptions, CandidateState
 from cardtable.games.candidate.encoding import OBSERVATION_SIZE, encode_view
 from cardtable.games.candidate.info import CandidateInfo
+from cardtable.games.spy.actions import ACTIONS_PER_PLAYER
+from cardtable.games.spy.encoding import SEAT_SIZE, encode_seat
+from cardtable.games.spy.race import GreedyPolicy, RandomPolicy
+from cardtable.games.spy.views import SeatWindow
+from cardtable.rl.spy_v0 import SpyRaceEnv
 
 __all__ = [
     "GAMES",
@@ -76,6 +83,8 @@ __all__ = [
 ]
 
 GAMES = ("candidate", "spy")
+#: The rule options each game is trained under (what the policy file records).
+_OPTIONS: dict[str, dict[str, Any]] = {"candidate": {"decks": 1}, "spy": {}}
 HIDDEN = (128, 128)
 #: Candidate's training opponents and how often each sits (per episode).
 OPPONENTS = (("greedy", 2 / 3), ("random", 1 / 3))
@@ -256,6 +265,91 @@ def evaluate_candidate(actor: Actor, opponent: str, pairs: int, seed: int) -> tu
     return won, decided
 
 
+# --- Spy: one seat's race ------------------------------------------------------------
+
+
+class SpyRace(gymnasium.Env[np.ndarray[Any, Any], int]):
+    """``cardtable/Spy-v0`` with the observation vector alone and ``action_masks()``
+    (what MaskablePPO reads) from the environment's own mask."""
+
+    def __init__(self, seed: int) -> None:
+        self.env = SpyRaceEnv(max_moves=SPY_MOVE_LIMIT)
+        self.observation_space = cast(Any, self.env.observation_space)["observation"]
+        self.action_space = cast(gymnasium.spaces.Space[int], self.env.action_space)
+        self._mask = np.zeros(ACTIONS_PER_PLAYER, dtype=bool)
+        self._seed: int | None = seed
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        """A new deal (the first from the wrapper's seed, then the environment's stream)."""
+        first, self._seed = self._seed, None
+        obs, info = self.env.reset(seed=first if seed is None else seed, options=options)
+        return self._unpack(obs), info
+
+    def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+        """Seat 0's move."""
+        obs, reward, terminated, truncated, info = self.env.step(int(action))
+        return self._unpack(obs), float(reward), terminated, truncated, info
+
+    def _unpack(self, obs: dict[str, Any]) -> np.ndarray[Any, Any]:
+        self._mask = obs["action_mask"].astype(bool)
+        vector: np.ndarray[Any, Any] = obs["observation"]
+        return vector
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """Seat 0's legal local moves now."""
+        return self._mask.copy()
+
+
+def _race_length(deal_seed: int, choose: Callable[[SpyRaceEnv], int]) -> int:
+    """Moves seat 0 needs to call on the deal, or the move limit if it never calls."""
+    env = SpyRaceEnv(max_moves=SPY_MOVE_LIMIT)
+    env.reset(options={"deal_seed": deal_seed})
+    while True:
+        _, _, terminated, truncated, _ = env.step(choose(env))
+        seat = env.state_now.position(0)
+        if terminated or truncated:
+            return seat.moves if seat.called else SPY_MOVE_LIMIT
+
+
+class _Racer:
+    """Chooses seat 0's moves in a race: the actor, or an engine policy (``greedy``,
+    ``random``) started on the round with its own generator."""
+
+    def __init__(self, actor: Actor | None, policy: Any = None, seed: int = 0) -> None:
+        self.actor = actor
+        self.policy = policy
+        self.seed = seed
+        self.started = False
+
+    def __call__(self, env: SpyRaceEnv) -> int:
+        state = env.state_now
+        legal = state.legal_actions(0)
+        window = SeatWindow(state.position(0))
+        if self.actor is not None:
+            return _choose(self.actor, encode_seat(window.view(state.names[0])), legal)
+        if not self.started:
+            self.policy.start_round(window, random.Random(self.seed))
+            self.started = True
+        return int(self.policy.choose(window, legal))
+
+
+def evaluate_spy(actor: Actor, opponent: str, deals: int, seed: int) -> tuple[int, int]:
+    """Held-out deals raced by the actor and by ``opponent`` (``greedy`` or ``random``)
+    on the same cards: (deals the actor raced shorter, deals decided)."""
+    won = decided = 0
+    for index in range(deals):
+        deal_seed = stable_seed("cardtable-train-eval-spy", seed, index)
+        policy = GreedyPolicy() if opponent == "greedy" else RandomPolicy()
+        mine = _race_length(deal_seed, _Racer(actor))
+        theirs = _race_length(deal_seed, _Racer(None, policy, stable_seed(seed, index)))
+        if mine != theirs:
+            decided += 1
+            won += mine < theirs
+    return won, decided
+
+
 # --- The policy: SB3's masked actor-critic with our actor's pieces --------------------
 
 
@@ -303,6 +397,18 @@ class _SlotHead(nn.Module):
         return out
 
 
+class _ScaledSpy(BaseFeaturesExtractor):
+    """Spy's features: the seat vector scaled to 0–1 (as the :class:`Actor` does)."""
+
+    def __init__(self, observation_space: gymnasium.spaces.Box) -> None:
+        super().__init__(observation_space, SEAT_SIZE)
+        self.scale = ScaleObservation(observation_scale("spy", {}))
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.scale(observations)
+        return out
+
+
 class CandidatePolicy(MaskableActorCriticPolicy):
     """MaskablePPO's actor-critic over slots: the actor scores each legal move by the
     features of its action id (:class:`~cardtable.bots.learned_net.Actor` is the same
@@ -321,10 +427,13 @@ class CandidatePolicy(MaskableActorCriticPolicy):
 
 def export_actor(model: MaskablePPO, game: str) -> Actor:
     """The policy half of ``model`` as a standalone :class:`Actor` (what the bot runs)."""
-    actor = build_actor(game, HIDDEN, {"decks": 1})
+    actor = build_actor(game, HIDDEN, _OPTIONS[game])
     policy = model.policy
     actor.body.load_state_dict(policy.mlp_extractor.policy_net.state_dict())
-    actor.head.load_state_dict(cast(_SlotHead, policy.action_net).proj.state_dict())
+    if game == "candidate":
+        actor.head.load_state_dict(cast(_SlotHead, policy.action_net).proj.state_dict())
+    else:
+        actor.head.load_state_dict(policy.action_net.state_dict())
     actor.eval()
     return actor
 
@@ -344,11 +453,12 @@ class _Decay:
         return first + (last - first) * min(1.0, self.done)
 
 
-def _env_maker(seed: int, index: int) -> Callable[[], gymnasium.Env[Any, Any]]:
+def _env_maker(game: str, seed: int, index: int) -> Callable[[], gymnasium.Env[Any, Any]]:
     """A maker of the ``index``-th training environment of a run seeded ``seed``."""
 
     def make() -> gymnasium.Env[Any, Any]:
-        return CandidateVsBot(stable_seed("cardtable-train", seed, index))
+        env_seed = stable_seed("cardtable-train", game, seed, index)
+        return CandidateVsBot(env_seed) if game == "candidate" else SpyRace(env_seed)
 
     return make
 
@@ -377,8 +487,6 @@ class Trainer:
     ) -> None:
         if config.game not in GAMES:
             raise BadOptions(f"unknown game {config.game!r}: expected one of {', '.join(GAMES)}")
-        if config.game != "candidate":
-            raise BadOptions("training spy is not ready yet")
         if config.minutes <= 0:
             raise BadOptions(f"--minutes must be positive, got {config.minutes}")
         if config.eval_every < 1 or config.eval_pairs < 1:
@@ -389,7 +497,7 @@ class Trainer:
         # One thread: on a shared machine more threads spin and wait more than they work.
         torch.set_num_threads(1)
         torch.manual_seed(config.seed)
-        env = DummyVecEnv([_env_maker(config.seed, i) for i in range(config.envs)])
+        env = DummyVecEnv([_env_maker(config.game, config.seed, i) for i in range(config.envs)])
         model_path = out / "model.zip"
         progress_path = out / "progress.json"
         if resume:
@@ -403,8 +511,12 @@ class Trainer:
             if model_path.exists():
                 raise BadOptions(f"{out} already holds a run: add --resume or pick another --out")
             self.progress = Progress(config.game, config.seed)
+            policy_kwargs: dict[str, Any] = {"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}}
+            if config.game == "spy":
+                policy_kwargs["features_extractor_class"] = _ScaledSpy
+                policy_kwargs["activation_fn"] = nn.ReLU
             self.model = MaskablePPO(
-                CandidatePolicy,
+                CandidatePolicy if config.game == "candidate" else MaskableActorCriticPolicy,
                 env,
                 learning_rate=_Decay(),
                 n_steps=config.n_steps,
@@ -413,7 +525,7 @@ class Trainer:
                 gamma=1.0,
                 gae_lambda=0.95,
                 ent_coef=0.01,
-                policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
+                policy_kwargs=policy_kwargs,
                 seed=config.seed,
                 device="cpu",
             )
@@ -463,8 +575,9 @@ class Trainer:
         """One point of the curve (module docstring)."""
         actor = export_actor(self.model, self.config.game)
         pairs, seed = self.config.eval_pairs, self.config.seed
-        won_r, decided_r = evaluate_candidate(actor, "random", pairs, seed)
-        won_g, decided_g = evaluate_candidate(actor, "greedy", pairs, seed)
+        evaluate = evaluate_candidate if self.config.game == "candidate" else evaluate_spy
+        won_r, decided_r = evaluate(actor, "random", pairs, seed)
+        won_g, decided_g = evaluate(actor, "greedy", pairs, seed)
         point = CurvePoint(
             steps,
             round(self.minutes(), 2),
@@ -487,7 +600,12 @@ class Trainer:
         actor = export_actor(self.model, self.config.game)
         policy = self.out / "policy.pt.tmp"
         save_checkpoint(
-            policy, actor, game=self.config.game, hidden=HIDDEN, options={"decks": 1}, steps=steps
+            policy,
+            actor,
+            game=self.config.game,
+            hidden=HIDDEN,
+            options=_OPTIONS[self.config.game],
+            steps=steps,
         )
         model = self.out / "model.tmp.zip"
         self.model.save(model)
