@@ -218,22 +218,16 @@ def rules(
         sys.stdout.write(text)
 
 
-class Opponent(StrEnum):
-    """Who sits opposite at the Candidate table: a bot level, or another person."""
-
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    human = "human"
-
-
 @app.command(cls=_Command)
 def play(
     game: Annotated[GameName, typer.Argument(help="Which game to play.")],
     vs: Annotated[
-        Opponent,
-        typer.Option(help="Candidate: a bot level, or human for two people at one keyboard."),
-    ] = Opponent.medium,
+        str,
+        typer.Option(
+            help="Candidate: a bot level (easy, medium, hard), any Candidate bot (greedy, "
+            "ismcts:500, learned:PATH), or human for two people at one keyboard."
+        ),
+    ] = "medium",
     players: Annotated[
         int, typer.Option(help="Spy: players at the table, you included (2-8).")
     ] = 2,
@@ -271,6 +265,14 @@ def play(
         ) from None
     if save is not None:
         _check_writable(save, "--save")  # before the game, not after it
+    vs = vs.strip().lower() if vs.strip().lower() in ("human", "easy", "medium", "hard") else vs
+    if game is GameName.candidate and vs != "human":
+        from cardtable.bots.registry import parse_bot_spec
+
+        try:
+            parse_bot_spec("candidate", vs)  # a bad bot or policy file: one line, now
+        except CardtableError as exc:
+            raise _fail(str(exc)) from None
     people = [n.strip() for n in names.split(",")] if names else []
     options: dict[str, Any] = {}
     for key, value in (("deals", deals), ("decks", decks), ("rounds", rounds)):
@@ -279,7 +281,7 @@ def play(
     try:
         tui = build_app(
             game.value,
-            vs=vs.value,
+            vs=vs,
             players=players,
             bots=[b for b in bots.split(",") if b.strip()],
             speeds=[s for s in speed.split(",") if s.strip()],
