@@ -199,3 +199,29 @@ def test_a_short_spy_run_writes_a_race_policy(tmp_path: Path) -> None:
     assert len(actor.legal_logits([0.0] * 117, [0, 16])) == 2
     with pytest.raises(BadOptions, match="holds a spy policy"):
         parse_bot_spec("candidate", f"learned:{out}")
+
+
+def test_the_bot_plays_what_the_trained_policy_plays(run: tuple[Path, dict[str, object]]) -> None:
+    """One network: the learner's deterministic choice over the slots is the bot's move."""
+    import numpy as np
+    from sb3_contrib import MaskablePPO
+
+    from cardtable.games.candidate.encoding import encode_view
+    from cardtable.rl.training import SLOTS, slot_observation
+
+    out, _ = run
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    bot = LearnedBot(path=str(out))
+    state = CandidateState.new(11, CandidateOptions(deals=1))
+    compared = 0
+    while not state.is_terminal():
+        player = state.current_player
+        info = CandidateInfo.of(state, player)
+        if len(info.legal) > 1:
+            mask = np.zeros(SLOTS, dtype=bool)
+            obs = slot_observation(encode_view(info.view, player), info.legal, mask)
+            slot, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            assert info.legal[int(slot)] == bot.choose(info)
+            compared += 1
+        state.apply(bot.choose(info))
+    assert compared > 5
