@@ -500,7 +500,7 @@ def balance(
 
 train_app = typer.Typer(
     cls=_Group,
-    help="Train a learned bot (needs the train extra: pip install 'cardtable[train]').",
+    help="Train a learned bot with MaskablePPO (needs the train extra of cardtable).",
     no_args_is_help=True,
 )
 app.add_typer(train_app, name="train")
@@ -563,8 +563,8 @@ def train_spy(
     eval_pairs: EvalPairs = 100,
     quiet: Quiet = False,
 ) -> None:
-    """Train one seat's Spy race with MaskablePPO; it plays as the bot learned:OUT
-    (docs/rl.md)."""
+    """Train one seat's Spy race with MaskablePPO against the clock; the policy, the
+    curve against greedy and random racers and the checkpoint go to OUT (docs/rl.md)."""
     _train(
         "spy",
         minutes=minutes,
