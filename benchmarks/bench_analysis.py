@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
+from cardtable.bots.candidate_greedy import GreedyBot
 from cardtable.bots.review_candidate import review_candidate_record
 from cardtable.bots.review_spy import review_spy_record
-from cardtable.bots.candidate_greedy import GreedyBot
 from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.cards import KIND_TEXT

@@ -65,13 +65,16 @@ def test_spy_analysis_runs_reports_progress_and_is_stored(server: ServerThread) 
     started = api.http.post(url)
     assert started.status_code == 202, started.text
     first = started.json()
-    assert first["status"] == "running" and first["total"] > 0
+    assert first["status"] == "running"
+    assert first["total"] > 0
     seen = wait_done(api.http, table_id)
     done = seen[-1]
     assert done["status"] == "done", done
-    assert done["percent"] == 100 and done["done"] == done["total"] == first["total"]
+    assert done["percent"] == 100
+    assert done["done"] == done["total"] == first["total"]
     result = done["result"]
-    assert result["game"] == "spy" and result["settings"]["worlds"] == SMALL.worlds
+    assert result["game"] == "spy"
+    assert result["settings"]["worlds"] == SMALL.worlds
     # Every judged move names its replay step, and that step is the same move.
     steps = api.http.get(f"/api/tables/{table_id}/replay").json()["steps"]
     for race in result["races"]:
@@ -81,7 +84,8 @@ def test_spy_analysis_runs_reports_progress_and_is_stored(server: ServerThread) 
             assert step["move"].split(" ", 1)[1] == move["move"]
     # A second request is served from storage, at once.
     again = api.http.post(url)
-    assert again.status_code == 200 and again.json()["result"] == result
+    assert again.status_code == 200
+    assert again.json()["result"] == result
 
 
 def test_candidate_analysis_and_the_limits(server: ServerThread) -> None:
@@ -92,7 +96,8 @@ def test_candidate_analysis_and_the_limits(server: ServerThread) -> None:
     assert api.http.post(url).status_code == 202
     # The same game again while it runs: 409; another game by the same guest: 409.
     running = api.http.post(url)
-    assert running.status_code == 409 and running.json()["detail"]["code"] == "analysis_running"
+    assert running.status_code == 409
+    assert running.json()["detail"]["code"] == "analysis_running"
     second = api.http.post(f"/api/games/{other}/analysis")
     assert second.status_code == 409
     assert second.json()["detail"]["code"] == "analysis_one_at_a_time"
@@ -109,7 +114,8 @@ def test_candidate_analysis_and_the_limits(server: ServerThread) -> None:
     limited = api.http.post(f"/api/games/{third}/analysis")
     assert limited.status_code == 429, limited.text
     detail = limited.json()["detail"]
-    assert detail["code"] == "analysis_rate_limited" and "min" in detail["message"]
+    assert detail["code"] == "analysis_rate_limited"
+    assert "min" in detail["message"]
     assert int(limited.headers["Retry-After"]) > 0
 
 
