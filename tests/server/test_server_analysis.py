@@ -3,8 +3,10 @@ refusals (docs/analysis.md). A small analysis budget keeps the CPU low."""
 
 from __future__ import annotations
 
+import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -12,8 +14,12 @@ import pytest
 from conftest import fast_settings
 from server_helpers import Api, ServerThread
 
-from cardtable.bots.review import ReviewBudget
+from cardtable.bots.review import ReviewBudget, analyse_record
+from cardtable.server import analysis as analysis_module
+from cardtable.server.analysis import NICENESS, AnalysisRunner
 from cardtable.server.app import create_app
+from cardtable.server.limits import Buckets
+from cardtable.server.storage import Storage
 
 #: A budget small enough for tests: a few samples, a short search.
 SMALL = ReviewBudget(samples=2, iterations=8, worlds=2, oracle_nodes=2000)
@@ -31,6 +37,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     running = ServerThread(app).start()
     yield running
     running.stop()
+
+
+def register(base: str, name: str) -> str:
+    """A new account's bearer token."""
+    answer = httpx.post(
+        f"{base}/api/account/register",
+        json={"name": name, "password": "a long enough password", "bearer": True},
+        headers={"X-Cardtable-Client": "test"},
+    )
+    assert answer.status_code == 201, answer.text
+    token: str = answer.json()["token"]
+    return token
 
 
 def finished_game(api: Api, game: str, options: dict[str, Any], seed: int) -> str:
@@ -134,3 +152,61 @@ def test_analysis_refusals_are_clear_and_never_500(server: ServerThread) -> None
         answer = api.http.request(method, f"/api/games/{waiting}/analysis")
         assert answer.status_code == 409, answer.text
         assert answer.json()["detail"]["message_id"] == "server.analysis_not_finished"
+
+
+def test_analyses_never_hold_up_live_tables_and_are_bounded(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held analyses (one by a guest, one by an account) fill the server's bound: a third
+    is refused with 503, and meanwhile a table of bots plays to its end."""
+    api = Api(server.base)
+    runner = server.app.state.analysis
+    assert runner.executor is not server.app.state.hub.bots.executor
+    release = threading.Event()
+
+    def held(
+        game: str, record: Any, budget: ReviewBudget, progress: Callable[[int, int], None]
+    ) -> dict[str, Any]:
+        progress(1, 2)
+        release.wait(20)
+        return analyse_record(game, record, budget, progress)
+
+    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    monkeypatch.setattr(runner, "per_guest", Buckets(burst=5, seconds=60))  # a fresh guest
+    games = [finished_game(api, "spy", {"rounds": 1}, seed=s) for s in (21, 22, 23)]
+    account = {"Authorization": f"Bearer {register(server.base, 'Reviewer')}"}
+    try:
+        assert api.http.post(f"/api/games/{games[0]}/analysis").status_code == 202
+        answer = api.http.post(f"/api/games/{games[1]}/analysis", headers=account)
+        assert answer.status_code == 202, answer.text  # an account has its own limits
+        deadline = time.monotonic() + 10
+        while api.http.get(f"/api/games/{games[0]}/analysis").json()["percent"] != 50:
+            assert time.monotonic() < deadline, "no progress came back from the worker"
+            time.sleep(0.02)
+        busy = httpx.post(f"{server.base}/api/games/{games[2]}/analysis", headers=account)
+        assert busy.status_code == 409  # the account's own analysis runs
+        other = {"Authorization": f"Bearer {register(server.base, 'Second')}"}
+        busy = httpx.post(f"{server.base}/api/games/{games[2]}/analysis", headers=other)
+        assert busy.status_code == 503, busy.text
+        assert busy.json()["detail"]["message_id"] == "server.analysis_busy"
+        assert busy.headers["Retry-After"] == "60"
+        # While both analyses are held, the bots of a live table play on.
+        finished_game(api, "candidate", {"deals": 1}, seed=24)
+    finally:
+        release.set()
+    for table_id in games[:2]:
+        assert wait_done(api.http, table_id)[-1]["status"] == "done"
+
+
+def test_analysis_workers_run_at_a_lower_priority() -> None:
+    """A worker process of the analyses is ``nice``r than the server by NICENESS."""
+    settings = fast_settings()
+    settings.bot_processes = 1
+    storage = Storage("sqlite://")
+    runner = AnalysisRunner(settings, storage)
+    try:
+        niceness = runner.executor.submit(os.nice, 0).result(timeout=60)
+        assert niceness >= min(19, os.nice(0) + NICENESS)
+    finally:
+        runner.executor.shutdown(wait=True)
+        storage.close()
