@@ -113,6 +113,13 @@ export class AnalysisBoard {
     );
   }
 
+  /** A player's name, with the seat when two players share it (two bots of a level). */
+  who(p) {
+    const name = this.players[p] ?? t("seat", { n: p + 1 });
+    const shared = this.players.filter((other) => other === name).length > 1;
+    return shared ? `${name} (${t("seat", { n: p + 1 })})` : name;
+  }
+
   /** The move list whose entries get the marks (the board's own, or the page's). */
   setList(list) {
     this.list = list;
@@ -256,7 +263,7 @@ export class AnalysisBoard {
         s("text", { class: "tick", x: left - 4, y: y(0) + 4, "text-anchor": "end" }, "0"),
         s("text", { class: "tick", x: left - 4, y: top + plotH, "text-anchor": "end" }, `−${Math.round(range)}`),
       );
-      caption = t("graphCandidate", { name: this.players[0] });
+      caption = t("graphCandidate", { name: this.who(0) });
     } else {
       const races = this.result.races;
       const values = races.flatMap((r) => r.moves.flatMap((m) => [m.shortest_before, m.shortest_after])).filter((v) => v !== null);
@@ -311,7 +318,7 @@ export class AnalysisBoard {
     const legend = h(
       "ul",
       { class: "legend", "aria-label": t("graphLegend") },
-      seen.map((p) => h("li", {}, h("span", { class: `swatch p${p}`, "aria-hidden": "true" }), this.players[p] ?? t("seat", { n: p + 1 }), ` (${t("seat", { n: p + 1 })})`)),
+      seen.map((p) => h("li", {}, h("span", { class: `swatch p${p}`, "aria-hidden": "true" }), this.who(p))),
     );
     this.graph.replaceChildren(h("p", { class: "graphcaption" }, caption, " ", h("span", { class: "graphhelp" }, t("graphHelp"))), svg, legend);
   }
@@ -321,12 +328,12 @@ export class AnalysisBoard {
     const lines = [];
     if (this.game === "candidate") {
       for (const row of r.summary) {
-        lines.push(t("summaryCandidate", { name: this.players[row.player] ?? row.name, i: row.labels.inaccuracy, m: row.labels.mistake, b: row.labels.blunder, loss: row.mean_loss.toFixed(1) }));
+        lines.push(t("summaryCandidate", { name: this.who(row.player), i: row.labels.inaccuracy, m: row.labels.mistake, b: row.labels.blunder, loss: row.mean_loss.toFixed(1) }));
       }
       lines.push(t("trustCandidate", { i: r.thresholds.inaccuracy, m: r.thresholds.mistake, b: r.thresholds.blunder }));
     } else {
       for (const race of r.races) {
-        lines.push(t("summarySpy", { name: this.players[race.player] ?? race.name, k: race.round, m: race.marks.mistake, h: race.marks.hindsight }));
+        lines.push(t("summarySpy", { name: this.who(race.player), k: race.round, m: race.marks.mistake, h: race.marks.hindsight }));
       }
       lines.push(t("trustSpy"));
     }
@@ -337,7 +344,7 @@ export class AnalysisBoard {
         "button",
         { type: "button", class: `small markjump mark-${info.mark}`, "data-step": step, onclick: () => this.go(step) },
         h("span", { "aria-hidden": "true" }, MARKS[info.mark].symbol, " "),
-        t("markAt", { k: step, mark: t(MARKS[info.mark].short), name: this.players[info.seat] }),
+        t("markAt", { k: step, mark: t(MARKS[info.mark].short), name: this.who(info.seat) }),
       ),
     );
     this.summary.replaceChildren(
@@ -348,7 +355,7 @@ export class AnalysisBoard {
 
   drawRaces() {
     const blocks = this.result.races.map((race) => {
-      const name = this.players[race.player] ?? race.name;
+      const name = this.who(race.player);
       const played = race.moves.map((m) => m.move);
       const parts = race.parts_at;
       const list = (moves, cls) =>
@@ -398,7 +405,7 @@ export class AnalysisBoard {
       this.detail.replaceChildren();
       return;
     }
-    const name = this.players[info.seat];
+    const name = this.who(info.seat);
     const lines = [];
     if (this.game === "candidate") {
       const d = info.decision;
