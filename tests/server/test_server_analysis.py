@@ -3,6 +3,7 @@ refusals (docs/analysis.md). A small analysis budget keeps the CPU low."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -208,5 +209,5 @@ def test_analysis_workers_run_at_a_lower_priority() -> None:
         niceness = runner.executor.submit(os.nice, 0).result(timeout=60)
         assert niceness >= min(19, os.nice(0) + NICENESS)
     finally:
-        runner.executor.shutdown(wait=True)
+        asyncio.run(runner.shutdown())
         storage.close()

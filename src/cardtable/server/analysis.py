@@ -173,14 +173,11 @@ class AnalysisRunner:
         self.settings = settings
         self.storage = storage
         self.processes = settings.bot_processes > 0
-        if self.processes:
-            context = multiprocessing.get_context("spawn")
-            self._queue: Any = context.Queue()
-            self._stop: Any = context.Event()
-        else:
-            self._queue = queue.SimpleQueue()
-            self._stop = threading.Event()
-        self.executor = self._executor()
+        # The workers and their channels are made with the first analysis: most servers
+        # (and every test server) never analyse, and a process queue holds semaphores.
+        self._queue: Any = None
+        self._stop: Any = None
+        self._executor_made: Executor | None = None
         #: Jobs by table id: running, or failed (a new request starts it again).
         self.jobs: dict[str, AnalysisJob] = {}
         self.per_account = Buckets(burst=settings.analysis_burst, seconds=settings.analysis_seconds)
@@ -188,6 +185,18 @@ class AnalysisRunner:
             burst=settings.analysis_guest_burst, seconds=settings.analysis_guest_seconds
         )
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def executor(self) -> Executor:
+        """The analyses' executor (made on first use, with the progress channels)."""
+        if self._executor_made is None:
+            if self.processes:
+                context = multiprocessing.get_context("spawn")
+                self._queue, self._stop = context.Queue(), context.Event()
+            else:
+                self._queue, self._stop = queue.SimpleQueue(), threading.Event()
+            self._executor_made = self._executor()
+        return self._executor_made
 
     def _executor(self) -> Executor:
         workers = max(1, self.settings.analysis_workers)
@@ -204,7 +213,7 @@ class AnalysisRunner:
     # ---------------------------------------------------------------- progress
     def _drain(self) -> None:
         """Take every progress report that has arrived."""
-        while True:
+        while self._queue is not None:
             try:
                 table_id, done, total = self._queue.get_nowait()
             except queue.Empty:
@@ -253,7 +262,7 @@ class AnalysisRunner:
                 )
             except BrokenExecutor:
                 log.error("the analysis executor broke; starting a new one")
-                self.executor = self._executor()
+                self._executor_made = self._executor()
                 raise
             await self.storage.awrite(_store(job.table_id, job.game, budget, result, seconds))
         except AnalysisStopped:
@@ -267,9 +276,13 @@ class AnalysisRunner:
 
     async def shutdown(self) -> None:
         """Stop every analysis at its next move and the workers."""
+        if self._executor_made is None:
+            return
         self._stop.set()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self._executor_made.shutdown(wait=False, cancel_futures=True)
         for task in list(self._tasks):
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.processes:
+            self._queue.close()
