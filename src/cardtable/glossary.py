@@ -42,6 +42,7 @@ _TERMS: dict[str, dict[str, str]] = {
     "tricks": {"en": "tricks", "uk": "взятки"},
     "points_pile": {"en": "points pile", "uk": "стопка очок"},
     "points_pile.loc": {"en": "points pile", "uk": "стопці очок"},
+    "points_pile.gen": {"en": "points pile", "uk": "стопки очок"},
     "waste": {"en": "waste", "uk": "відбій"},
     "deck": {"en": "deck", "uk": "колода"},
     "called": {"en": "finished", "uk": "закінчив"},
