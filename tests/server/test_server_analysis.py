@@ -12,8 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import fast_settings
-from server_helpers import Api, ServerThread
+from server_helpers import Api, ServerThread, fast_settings
 
 from cardtable.bots.review import ReviewBudget, analyse_record
 from cardtable.server import analysis as analysis_module
