@@ -185,6 +185,7 @@ Enter        close this and start the next deal (the table waits
 
 The captures and scores of the deal stay here until you go on.""",
     "winner": "{name} wins {a}:{b}",
+    "you_win": "you win {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
     "handoff_title": "Pass the keyboard",
@@ -361,6 +362,7 @@ Enter        закрити це вікно й почати наступну р�
 
 Взятки й очки роздачі лишаються тут, доки ви не продовжите.""",
     "winner": "перемагає {name} {a}:{b}",
+    "you_win": "ви перемагаєте {a}:{b}",
     "draw_result": "нічия {a}:{b}",
     "keys_candidate": "1-5 карта  Enter класти  Esc зняти  p пас  s h d c стопка  t підказка",
     "handoff_title": "Передайте клавіатуру",
