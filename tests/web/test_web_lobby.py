@@ -310,3 +310,8 @@ def test_a_name_as_long_as_the_form_takes_is_a_name_the_server_takes(
     page.wait_for_selector("#main[data-status]")
     assert "W" * 32 in page.inner_text("#main")
     assert page.page_errors == []
+    # On a phone such a name (no space to wrap at) keeps the table within the screen.
+    phone = new_page(browser, phone=True)
+    join_by_invite(phone, base, created["invites"][1]["link"], "M" * 32)
+    phone.wait_for_selector(".board.candidate .scoreline")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
