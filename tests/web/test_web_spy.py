@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,4 +137,9 @@ def test_spy_keys_that_can_do_nothing_say_why(web_server: WebServer, browser: An
         page.wait_for_function(
             "s => document.querySelector('#toast').textContent.includes(s)", arg=said
         )
+    # The hint is said in words, not in the record's notation ("place points 4").
+    page.keyboard.press("h")
+    hint = page.inner_text(".board.spy .hinttext", timeout=10000)
+    assert hint.startswith("Hint: Ann "), hint
+    assert not re.search(r"(place|open) (points|waste)", hint), hint
     page.close()

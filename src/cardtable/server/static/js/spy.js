@@ -9,7 +9,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { cardSpoken, moveText, seatName, t } from "./i18n.js";
+import { cardSpoken, seatName, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
 import { refusalText } from "./messages.js";
 import { MoveList, clockText, describeMove } from "./movelist.js";
@@ -194,7 +194,7 @@ export class SpyBoard {
   send(move) {
     if (this.conn.move(move)) {
       this.source = null;
-      announce(moveText(move));
+      announce(this.moveWords(move));
     }
   }
 
@@ -236,6 +236,18 @@ export class SpyBoard {
     if (!this.moves.size) return;
     const said = await refusalText(messageId, params);
     if (said) toast(t("err_illegal", { detail: said }), "error", 3000);
+  }
+
+  /** A move of this seat in the player's words, as the move list says it ("Ann puts
+   * 9♠ from the points pile on pile 4", not the record's "place points 4"), the card
+   * read from this seat's side of the table: for the hint and the screen reader. */
+  moveWords(move) {
+    const seat = this.mySeat();
+    const [kind, source] = move.split(" ");
+    const card = seat && (source === "points" ? seat.points_top : source === "waste" ? seat.waste_top : null);
+    const events = card && (kind === "place" || kind === "open") ? [{ type: kind, card }] : [];
+    const names = this.state.seats.map((s) => seatName(s));
+    return describeMove("spy", { seat: this.state.seat, move: `${this.state.seat} ${move}`, events }, names);
   }
 
   mySeat() {
@@ -318,7 +330,7 @@ export class SpyBoard {
       const move = answer.move ? answer.move.replace(/^\d+ /, "") : null;
       this.hint = move && this.moves.has(move) ? move : null;
       this.draw();
-      announce(this.hint ? t("hintIs", { move: moveText(this.hint) }) : t("noHint"));
+      announce(this.hint ? t("hintIs", { move: this.moveWords(this.hint) }) : t("noHint"));
     } catch (err) {
       toast(t("err_generic", { detail: err.message }));
     }
@@ -510,7 +522,7 @@ export class SpyBoard {
     resign.addEventListener("click", () => this.send("resign"));
     const hint = h("button", { type: "button", class: "small", "data-key": "hint", disabled: !moves.size || !this.token }, t("hint"));
     hint.addEventListener("click", () => this.askHint());
-    const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) })) : null;
+    const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: this.moveWords(this.hint) })) : null;
     return h(
       "section",
       { class: "side mine spyseat", "aria-label": seatName(seat), "data-player": seat.player },
