@@ -226,3 +226,18 @@ async def test_tui_spy_ukrainian_title_and_move_count_fit_80_columns() -> None:
         assert title.strip().startswith("раунд 1 з 1")
         assert "(менший — кращий)" in title
         assert "1 хід ·" in text
+
+
+def test_tui_spy_ukrainian_help_names_spy_keys_in_the_layout() -> None:
+    """The Ukrainian Spy help's layout line pairs each Cyrillic letter with the Spy key
+    it is (no `е (t)`: t is Candidate's hint, not a Spy key)."""
+    import re
+
+    from cardtable.tui.common import LAYOUT_KEYS
+    from cardtable.tui.i18n import tr
+
+    pairs = re.findall(r"(\w) \((\w)\)", tr("uk", "help_spy").splitlines()[-1])
+    assert pairs
+    for cyrillic, latin in pairs:
+        assert LAYOUT_KEYS[cyrillic] == latin
+        assert latin in "wcxrlq", latin
