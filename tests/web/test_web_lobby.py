@@ -294,6 +294,17 @@ def test_everyone_at_a_finished_table_is_offered_the_next_game_in_one_click(
         assert page.page_errors == []
 
 
+def widest(page: Any, selector: str) -> float:
+    """The right edge, in CSS pixels, of the widest element matching ``selector``."""
+    return float(
+        page.evaluate(
+            "s => Math.max(...[...document.querySelectorAll(s)]"
+            ".map((e) => e.getBoundingClientRect().right))",
+            selector,
+        )
+    )
+
+
 def test_a_name_as_long_as_the_form_takes_is_a_name_the_server_takes(
     web_server: WebServer, browser: Any
 ) -> None:
@@ -314,4 +325,8 @@ def test_a_name_as_long_as_the_form_takes_is_a_name_the_server_takes(
     phone = new_page(browser, phone=True)
     join_by_invite(phone, base, created["invites"][1]["link"], "M" * 32)
     phone.wait_for_selector(".board.candidate .scoreline")
+    assert widest(phone, ".seatchip, .scoreline, .side h2") <= PHONE["width"]
+    phone.goto(base + "/")  # the lobby lists the table with both names
+    phone.wait_for_selector(f"li.tablerow[data-table='{created['table']['id']}']")
+    assert widest(phone, ".tablerow") <= PHONE["width"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
