@@ -95,6 +95,7 @@ FORBIDDEN: Final[Mapping[str, str]] = MappingProxyType(
         r"піки": "пік (genitive plural, as in «9 пік»)",
         r"чирви": "черви",
         r"скинути вибір": "зняти вибір (скинути reads as discarding cards)",
+        r"з стопк\w*": "зі стопки («зі» before «ст»)",
     }
 )
 """Words the Ukrainian texts must not use, as regular expressions over whole words."""

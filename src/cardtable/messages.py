@@ -68,6 +68,7 @@ __all__ = [
     "make_refusal",
     "param_content",
     "placeholders",
+    "plural",
     "render",
 ]
 
@@ -910,6 +911,16 @@ def _card(text: str, lang: str) -> str:
 def _article(text: str) -> str:
     """The English indefinite article before a rank or number: ``an 8``, ``an A``."""
     return "an " if text[:1] in ("8", "A") else "a "
+
+
+def plural(number: int, spec: str, lang: str) -> str:
+    """The form of ``spec`` for ``number``, ``#`` standing for the number: English
+    ``one|other``, Ukrainian ``one|few|many``.
+
+    >>> plural(1, "# move|# moves", "en"), plural(3, "# хід|# ходи|# ходів", "uk")
+    ('1 move', '3 ходи')
+    """
+    return _plural(number, spec, lang)
 
 
 def _plural(number: int, spec: str, lang: str) -> str:
