@@ -3,16 +3,20 @@ round (both players' races) at the default settings (docs/analysis.md).
 
 Each is set beside a baseline measured in the same run: the same deal played out by
 the greedy bots (Candidate), the same races run by the planner (Spy), so the ratio says
-how the analysis costs against plain play on this machine.
+how the analysis costs against plain play on this machine. The analysis is run through
+:func:`cardtable.bots.review.analyse_record` at :class:`~cardtable.bots.review.ReviewBudget`'s
+defaults: exactly what the server's analysis board runs in its worker (which adds only
+the process hand-over and a lower CPU priority). The load average is printed with the
+figures: on a shared machine it says how far to trust them.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
-from cardtable.arena.review_candidate import review_candidate_record
-from cardtable.arena.review_spy import review_spy_record
 from cardtable.bots.candidate_greedy import GreedyBot
+from cardtable.bots.review import ReviewBudget, analyse_record
 from cardtable.bots.spy_common import solo_race
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.cards import KIND_TEXT
@@ -60,10 +64,12 @@ def planner_round(seed: int) -> tuple[dict[str, object], float, int]:
 
 
 def main() -> None:
+    budget = ReviewBudget()
+    print(f"analysis at the defaults {budget.to_dict()}; load average {_load()}")
     for seed in (1, 2):
         record, base, moves = greedy_deal(seed)
         start = time.perf_counter()
-        review_candidate_record(record)
+        analyse_record("candidate", record, budget)
         spent = time.perf_counter() - start
         print(
             f"analysis candidate deal seed {seed}: {moves} decisions in {spent:.1f} s "
@@ -73,12 +79,18 @@ def main() -> None:
     for seed in (1, 2, 3):
         record, base, moves = planner_round(seed)
         start = time.perf_counter()
-        review_spy_record(record)
+        analyse_record("spy", record, budget)
         spent = time.perf_counter() - start
         print(
             f"analysis spy round seed {seed}: {moves} moves in {spent:.2f} s "
             f"({1000 * spent / moves:.0f} ms a move; {spent / base:.1f}x the planner's races)"
         )
+
+    print(f"analysis: load average after {_load()}")
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

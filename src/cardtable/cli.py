@@ -7,6 +7,7 @@ printed as one clear message with exit status 1, never as a traceback.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from enum import StrEnum
@@ -17,6 +18,7 @@ import typer
 import typer.core
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from cardtable import __version__
 from cardtable.errors import BadOptions, CardtableError
@@ -83,8 +85,20 @@ Quiet = Annotated[bool, typer.Option(help="No progress bar.")]
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    """Print ``message`` as one error line and return the exit to raise. The message is
+    printed as it is: brackets in it (a file or bot named ``[x]``) are not markup."""
+    err.print(f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False)
     return typer.Exit(1)
+
+
+def _option_message(exc: CardtableError) -> str:
+    """A rule option's error said as the command line's option: ``--rounds: expected …``
+    rather than ``malformed record: options.rounds: expected …`` (no record was read)."""
+    message = str(exc)
+    for prefix in ("malformed record: options.", "options."):
+        if message.startswith(prefix):
+            return "--" + message.removeprefix(prefix)
+    return message
 
 
 def _check_writable(path: Path, option: str) -> None:
@@ -291,7 +305,9 @@ def play(
             names=people,
             options=options,
         )
-    except (CardtableError, ValueError) as exc:
+    except CardtableError as exc:
+        raise _fail(_option_message(exc)) from None
+    except ValueError as exc:
         raise _fail(str(exc)) from None
     tui.run()
     if tui.saved_to is not None:
@@ -342,6 +358,9 @@ def arena(
 ) -> None:
     """Let bots play each other over duplicate deals; print win rates with 95% intervals
     and ratings. Ctrl-C stops early and still reports the games that finished."""
+    for path, name in ((output, "--out"), (plot, "--plot")):
+        if path is not None:
+            _check_writable(path, name)  # before the games, not after them
     try:
         from cardtable.arena.commands import run_arena_command
 
@@ -422,6 +441,8 @@ def analyse(
 ) -> None:
     """Analyse a played RECORD move by move (marks, the better move, the evaluation
     graph), or with --seed (Spy) race one deal's cards by the oracle and by bots."""
+    if plot is not None:
+        _check_writable(plot, "--plot")  # before the analysis, not after it
     try:
         if record is not None:
             from cardtable.arena.review_commands import review_command
@@ -454,7 +475,7 @@ def analyse(
             stdout=out,
             deals=deals,
         )
-    except CardtableError as exc:
+    except (CardtableError, ValueError) as exc:  # ValueError: e.g. --players out of range
         raise _fail(str(exc)) from None
 
 
@@ -477,6 +498,8 @@ def balance(
 ) -> None:
     """Answer a player's questions about a game with 95% intervals: Candidate's dealer
     advantage and score spread; Spy's race lengths, blocked rounds and ties."""
+    if plot is not None:
+        _check_writable(plot, "--plot")  # before the games, not after them
     try:
         from cardtable.arena.balance import balance_command
 
@@ -577,6 +600,9 @@ def train_spy(
     )
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
 @app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -600,7 +626,9 @@ def serve(
         ),
     ] = False,
 ) -> None:
-    """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
+    """Run the online play server (needs the server extra: pip install 'cardtable\\[server]')."""
+    if log_level.lower() not in LOG_LEVELS:
+        raise _fail(f"unknown --log-level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
@@ -618,6 +646,19 @@ def serve(
         )
     except CardtableError as exc:
         raise _fail(str(exc)) from None
+
+
+def _one_line_summaries() -> None:
+    """Join the lines of each command's first help paragraph. Typer's rich help keeps a
+    docstring's line breaks, so a summary wrapped in the source would break mid-sentence
+    in ``cardtable --help``; the terminal wraps it instead."""
+    for info in app.registered_commands:
+        doc = inspect.getdoc(info.callback) or ""
+        first, sep, rest = doc.partition("\n\n")
+        info.help = " ".join(first.split("\n")) + sep + rest
+
+
+_one_line_summaries()
 
 
 def main() -> None:

@@ -42,6 +42,7 @@ _TERMS: dict[str, dict[str, str]] = {
     "tricks": {"en": "tricks", "uk": "взятки"},
     "points_pile": {"en": "points pile", "uk": "стопка очок"},
     "points_pile.loc": {"en": "points pile", "uk": "стопці очок"},
+    "points_pile.gen": {"en": "points pile", "uk": "стопки очок"},
     "waste": {"en": "waste", "uk": "відбій"},
     "deck": {"en": "deck", "uk": "колода"},
     "called": {"en": "finished", "uk": "закінчив"},
@@ -94,6 +95,7 @@ FORBIDDEN: Final[Mapping[str, str]] = MappingProxyType(
         r"піки": "пік (genitive plural, as in «9 пік»)",
         r"чирви": "черви",
         r"скинути вибір": "зняти вибір (скинути reads as discarding cards)",
+        r"з стопк\w*": "зі стопки («зі» before «ст»)",
     }
 )
 """Words the Ukrainian texts must not use, as regular expressions over whole words."""

@@ -68,6 +68,7 @@ __all__ = [
     "make_refusal",
     "param_content",
     "placeholders",
+    "plural",
     "render",
 ]
 
@@ -678,6 +679,31 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",
     },
+    # -- the analysis board (server/analysis.py, routes/analysis.py) ----------------
+    "server.analysis_not_finished": {
+        "en": "the game is not finished: it can be analysed once it is over",
+        "uk": "гру ще не закінчено: її можна проаналізувати, коли вона скінчиться",
+    },
+    "server.analysis_no_game": {
+        "en": "there is no analysis for the game {game}",
+        "uk": "для гри {game} аналізу немає",
+    },
+    "server.analysis_running": {
+        "en": "this game is being analysed already: {percent}% done",
+        "uk": "цю гру вже аналізують: готово {percent}%",
+    },
+    "server.analysis_one_at_a_time": {
+        "en": "you have an analysis running already: one at a time",
+        "uk": "у вас уже йде аналіз іншої гри: лише один за раз",
+    },
+    "server.analysis_rate_limited": {
+        "en": "too many analyses: start the next one in {minutes} min",
+        "uk": "забагато аналізів: наступний можна почати за {minutes} хв",
+    },
+    "server.analysis_busy": {
+        "en": "the server is analysing other games: try again in a minute",
+        "uk": "сервер зараз аналізує інші ігри: спробуйте за хвилину",
+    },
     # -- the "play now" queue (server/seeks.py, routes/seeks.py) -------------------
     "server.no_seek": {
         "en": "no such seek: it was cancelled or has expired",
@@ -885,6 +911,16 @@ def _card(text: str, lang: str) -> str:
 def _article(text: str) -> str:
     """The English indefinite article before a rank or number: ``an 8``, ``an A``."""
     return "an " if text[:1] in ("8", "A") else "a "
+
+
+def plural(number: int, spec: str, lang: str) -> str:
+    """The form of ``spec`` for ``number``, ``#`` standing for the number: English
+    ``one|other``, Ukrainian ``one|few|many``.
+
+    >>> plural(1, "# move|# moves", "en"), plural(3, "# хід|# ходи|# ходів", "uk")
+    ('1 move', '3 ходи')
+    """
+    return _plural(number, spec, lang)
 
 
 def _plural(number: int, spec: str, lang: str) -> str:

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cardtable.arena.review_candidate import (
+from cardtable.bots.candidate_greedy import GreedyBot, greedy_values
+from cardtable.bots.review_candidate import (
     ReviewSettings,
     evaluate_decision,
     review_candidate_record,
 )
-from cardtable.arena.review_spy import review_spy_record
-from cardtable.bots.candidate_greedy import GreedyBot, greedy_values
+from cardtable.bots.review_spy import review_spy_record
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.cards import KIND_TEXT
 from cardtable.cli import app

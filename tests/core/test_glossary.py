@@ -38,7 +38,7 @@ def test_glossary_the_shipped_texts_use_no_forbidden_word() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Оберіть стос", "у СТОСІ очок", "дама піки", "Піки", "чирви", "Скинути вибір"],
+    ["Оберіть стос", "у СТОСІ очок", "дама піки", "Піки", "чирви", "Скинути вибір", "з стопки"],
 )
 def test_glossary_finds_each_forbidden_word(text: str) -> None:
     assert forbidden_words(text)

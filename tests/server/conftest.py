@@ -10,33 +10,11 @@ from typing import Any
 
 import pytest
 from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, ServerThread, failing_on_bot_errors
+from server_helpers import Api, ServerThread, failing_on_bot_errors, fast_settings
 from sqlalchemy.engine import make_url
 
 from cardtable.server.app import create_app
-from cardtable.server.settings import Settings
 from cardtable.server.storage import database_url
-from cardtable.table import Pacing
-
-#: Fast bots, no pause between deals or rounds, no start count (test_server_pause.py has
-#: its own pause).
-FAST_PACING = Pacing(
-    level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
-    turn_delay=0.0,
-    segment_pause=0.0,
-    start_count=0.0,
-)
-
-
-def fast_settings() -> Settings:
-    """Fast bots and short absences, so tests run in seconds."""
-    return Settings(
-        grace_seconds=0.5,
-        pacing=FAST_PACING,
-        keep_finished_seconds=1.0,
-        bot_processes=0,
-        allow_client_seeds=True,  # tests replay known deals (unrated tables only)
-    )
 
 
 @pytest.fixture(autouse=True)

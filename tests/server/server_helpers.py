@@ -24,6 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 from cardtable.server.app import create_app
 from cardtable.server.protocol import MAX_MESSAGE_BYTES, SERVER_MESSAGE
 from cardtable.server.settings import Settings
+from cardtable.table import Pacing
 
 HERE = Path(__file__).parent
 
@@ -310,3 +311,24 @@ def fake_server_thread(db: Path, settings: Settings) -> ServerThread:
         f"sqlite:///{db}", games=fake_games(), bots=fake_bots, settings=settings, static_dir=None
     )
     return ServerThread(app).start()
+
+
+#: Fast bots, no pause between deals or rounds, no start count (test_server_pause.py has
+#: its own pause).
+FAST_PACING = Pacing(
+    level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
+    turn_delay=0.0,
+    segment_pause=0.0,
+    start_count=0.0,
+)
+
+
+def fast_settings() -> Settings:
+    """Fast bots and short absences, so tests run in seconds."""
+    return Settings(
+        grace_seconds=0.5,
+        pacing=FAST_PACING,
+        keep_finished_seconds=1.0,
+        bot_processes=0,
+        allow_client_seeds=True,  # tests replay known deals (unrated tables only)
+    )

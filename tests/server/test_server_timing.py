@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, ServerThread, clients
+from server_helpers import Api, ServerThread, clients, fast_settings
 
 from cardtable.server.app import create_app
 

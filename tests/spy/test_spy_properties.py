@@ -9,9 +9,9 @@ import math
 import random
 from collections import Counter
 
-from conftest import can_ever_place, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spy_helpers import can_ever_place, snapshot
 
 from cardtable.games.spy import SpyOptions, SpyState, action_to_text, text_to_action
 from cardtable.games.spy.actions import NUM_ACTIONS

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import hands
+from spy_helpers import hands
 from typer.testing import CliRunner
 
 from cardtable.cli import app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hands
+from spy_helpers import hands
 
 from cardtable.cards import KIND_TEXT, parse_card_kind
 from cardtable.errors import BadOptions, BadRecord, IllegalMove

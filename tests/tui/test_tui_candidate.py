@@ -237,3 +237,22 @@ async def test_tui_candidate_ukrainian_player_reads_the_rules_refusal_in_ukraini
         assert isinstance(screen, CandidateScreen)
         assert screen.status.startswith(f"{card_label(hand[bad], 'uk')} не продовжує ")
         assert "does not continue" not in screen.status
+
+
+@pytest.mark.parametrize(
+    ("lang", "totals", "result"),
+    [
+        ("en", (206, 90), "you win 206:90"),
+        ("uk", (206, 90), "ви перемагаєте 206:90"),
+        ("en", (90, 206), "Bot (easy) wins 206:90"),
+        ("en", (50, 50), "a draw 50:50"),
+    ],
+)
+def test_tui_candidate_result_is_worded_for_the_person(
+    lang: str, totals: tuple[int, int], result: str
+) -> None:
+    """C17: the match's result against a bot says "you win", not "You wins"."""
+    from cardtable.tui.candidate_words import CandidateWords
+
+    words = CandidateWords(lang, 0, ("You", "Bot (easy)"), (0,), (None, "easy"))
+    assert words.result_text(totals) == result

@@ -206,3 +206,38 @@ async def test_tui_spy_ukrainian_player_reads_the_refusal_in_ukrainian() -> None
         assert spy_screen(app).status == (
             "the points pile still holds 5 cards: call only when it is empty"
         )
+
+
+@sync
+async def test_tui_spy_ukrainian_title_and_move_count_fit_80_columns() -> None:
+    """At 80×24 in Ukrainian the title keeps the score and its «менший — кращий» (the
+    game's name goes first), and the move count takes its plural: «1 хід», not
+    «1 ходів»."""
+    app, now = spy_app(seed=4)
+    app.lang = "uk"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*spy_keys(greedy_move(app), pile_count(app)))
+        spy_run(app, now, now[0] + 0.1)
+        spy_screen(app).redraw_title()
+        await pilot.pause()
+        text = screen_text(app)
+        title = text.splitlines()[0]
+        assert title.strip().startswith("раунд 1 з 1")
+        assert "(менший — кращий)" in title
+        assert "1 хід ·" in text
+
+
+def test_tui_spy_ukrainian_help_names_spy_keys_in_the_layout() -> None:
+    """The Ukrainian Spy help's layout line pairs each Cyrillic letter with the Spy key
+    it is (no `е (t)`: t is Candidate's hint, not a Spy key)."""
+    import re
+
+    from cardtable.tui.common import LAYOUT_KEYS
+    from cardtable.tui.i18n import tr
+
+    pairs = re.findall(r"(\w) \((\w)\)", tr("uk", "help_spy").splitlines()[-1])
+    assert pairs
+    for cyrillic, latin in pairs:
+        assert LAYOUT_KEYS[cyrillic] == latin
+        assert latin in "wcxrlq", latin

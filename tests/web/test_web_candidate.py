@@ -92,6 +92,7 @@ def test_two_browsers_play_a_whole_candidate_deal_and_replay_it(
         page.wait_for_selector(".result:not([hidden])")
         page.wait_for_selector(".dealsummary")
         assert "The match is over" in page.inner_text(".result")
+        assert page.locator(".dock").count() == 0  # nothing left to play: no dock
     summary = ann.inner_text(".dealsummary")
     assert "Deal 1 is over" in summary
     totals = httpx.get(f"{base}/api/tables/{table_id}").json()

@@ -292,3 +292,41 @@ def test_everyone_at_a_finished_table_is_offered_the_next_game_in_one_click(
     watcher.wait_for_url(f"{base}/watch/{new_id}")
     for page in (ann, bob, watcher):
         assert page.page_errors == []
+
+
+def widest(page: Any, selector: str) -> float:
+    """The right edge, in CSS pixels, of the widest element matching ``selector``."""
+    return float(
+        page.evaluate(
+            "s => Math.max(...[...document.querySelectorAll(s)]"
+            ".map((e) => e.getBoundingClientRect().right))",
+            selector,
+        )
+    )
+
+
+def test_a_name_as_long_as_the_form_takes_is_a_name_the_server_takes(
+    web_server: WebServer, browser: Any
+) -> None:
+    """The name fields stop at the server's limit (protocol.DisplayName: 32), so the
+    longest name one can type takes the seat instead of a refusal in the server's words."""
+    base = web_server.base
+    created = create_table(base, "candidate", {}, [{"type": "open"}, {"type": "open"}])
+    page = new_page(browser)
+    page.goto(base + "/")
+    assert page.get_attribute("section:has(#create-h) input[name=name]", "maxlength") == "32"
+    page.goto(base + created["invites"][0]["link"])
+    page.fill("#join-name", "W" * 50)  # the field keeps the first 32
+    page.click("form.joinform button[type=submit]")
+    page.wait_for_selector("#main[data-status]")
+    assert "W" * 32 in page.inner_text("#main")
+    assert page.page_errors == []
+    # On a phone such a name (no space to wrap at) keeps the table within the screen.
+    phone = new_page(browser, phone=True)
+    join_by_invite(phone, base, created["invites"][1]["link"], "M" * 32)
+    phone.wait_for_selector(".board.candidate .scoreline")
+    assert widest(phone, ".seatchip, .scoreline, .side h2") <= PHONE["width"]
+    phone.goto(base + "/")  # the lobby lists the table with both names
+    phone.wait_for_selector(f"li.tablerow[data-table='{created['table']['id']}']")
+    assert widest(phone, ".tablerow") <= PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -102,6 +102,8 @@ def test_a_cancelled_seek_vanishes_and_a_lone_player_is_offered_bots(
     assert "Грати з ботами зараз" in cat.inner_text(".seekstatus")
     cat.screenshot(path=str(shots / "seek-bots-uk-phone.png"), full_page=True)
     cat.select_option("select[name=seek-seats]", "3")
+    cat.wait_for_timeout(1300)  # the status is redrawn at each poll (1 s): the choice stays
+    assert cat.input_value("select[name=seek-seats]") == "3"
     cat.click("button[data-action=seek-bots]")
     cat.wait_for_url("**/play/*")
     table = httpx.get(f"{base}/api/tables/{cat.url.split('/play/')[1]}").json()

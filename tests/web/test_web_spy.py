@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -115,3 +116,30 @@ def test_spy_race_against_a_bot_to_the_call(
     page.screenshot(path=str(shots / "spy-finished.png"), full_page=True)
     assert errors == []
     context.close()
+
+
+def test_spy_keys_that_can_do_nothing_say_why(web_server: WebServer, browser: Any) -> None:
+    """S6, S10: a key that cannot move says the engine's reason instead of doing nothing
+    (c with cards in the points pile, a pile that is not there, an empty waste)."""
+    base = web_server.base
+    created = create_table(
+        base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}], seed=7
+    )
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    join_by_invite(page, base, created["invites"][0]["link"], "Ann")
+    page.wait_for_function("document.querySelector('.board.spy').dataset.legal.length > 2")
+    for key, said in (
+        ("c", "call only when it is empty"),
+        ("Digit6", "there is no pile 6"),
+        ("w", "the waste is empty"),
+    ):
+        page.keyboard.press(key)
+        page.wait_for_function(
+            "s => document.querySelector('#toast').textContent.includes(s)", arg=said
+        )
+    # The hint is said in words, not in the record's notation ("place points 4").
+    page.keyboard.press("h")
+    hint = page.inner_text(".board.spy .hinttext", timeout=10000)
+    assert hint.startswith("Hint: Ann "), hint
+    assert not re.search(r"(place|open) (points|waste)", hint), hint
+    page.close()

@@ -117,3 +117,24 @@ def test_ukrainian_replay_names_the_bots_in_ukrainian(
     assert "Bot (easy)" not in text
     assert not forbidden_words(text)
     assert not page.errors
+
+
+def test_ukrainian_spy_moves_say_zi_stopky(web_server: WebServer, browser: Any) -> None:
+    """A Spy move from the points pile reads «зі стопки очок» (not «з стопки»), and one
+    from the waste «з відбою»: the source's preposition goes with its word."""
+    page = _ukrainian_page(browser)
+    page.goto(web_server.base + "/")
+    said = page.evaluate(
+        """async () => {
+          const { t } = await import('/js/i18n.js');
+          return ['points', 'waste'].flatMap((s) => {
+            const source = t(`src_${s}`);
+            return [t('mv_place', { name: 'Оля', card: '8♦', source, pile: 2 }),
+                    t('mv_openBare', { name: 'Оля', source })];
+          });
+        }"""
+    )
+    assert said[0] == "Оля кладе 8♦ зі стопки очок на стопку 2"
+    assert said[3] == "Оля починає нову стопку з відбою"
+    assert not any(forbidden_words(text) for text in said), said
+    assert not page.errors

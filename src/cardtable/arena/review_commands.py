@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardtable.arena.review_candidate import ReviewSettings, review_candidate_record
-from cardtable.arena.review_spy import PLANNER_WORLDS, review_spy_record
+from cardtable.bots.review_candidate import ReviewSettings, review_candidate_record
+from cardtable.bots.review_spy import PLANNER_WORLDS, review_spy_record
 from cardtable.errors import BadOptions
 from cardtable.record import read_record_file
 

@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.games.base import Game
-from cardtable.server.routes import accounts, client, info, play, seeks, tables
+from cardtable.server.analysis import AnalysisRunner
+from cardtable.server.routes import accounts, analysis, client, info, play, seeks, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
@@ -61,9 +62,11 @@ def create_app(
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots)
+        app.state.analysis = AnalysisRunner(hub.settings, storage)
         try:
             yield
         finally:
+            await app.state.analysis.shutdown()
             app.state.hints.shutdown()
             await hub.stop()
             storage.close()
@@ -94,6 +97,7 @@ def create_app(
         client.router,
         accounts.router,
         seeks.router,
+        analysis.router,
     ):
         app.include_router(router)
     app.include_router(client.pages(static_dir))

@@ -4,7 +4,8 @@
 once finished), ``moves`` (every accepted move, in order, with the client's move id),
 ``accounts`` and their ``sessions``, ``player_ratings`` (openskill ratings per game and
 player: an account or a bot), ``rating_history`` (an account's rating after each
-rated game) and ``chat_lines`` (the table chat, per table). The schema is created and
+rated game), ``chat_lines`` (the table chat, per table) and ``analyses`` (the
+analysis of a finished game). The schema is created and
 changed only by the Alembic migrations in ``migrations/``.
 """
 
@@ -138,4 +139,20 @@ class ChatRow(Base):
     signed_in: Mapped[bool] = mapped_column(Boolean)
     spectator: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(String(1200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRow(Base):
+    """The analysis of a finished game (:mod:`cardtable.server.analysis`), stored with
+    its table once done, so it is worked out once and then served from here."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32))
+    budget: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seconds: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

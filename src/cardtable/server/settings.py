@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from cardtable.bots.review import ReviewBudget
 from cardtable.table import Pacing
 
 __all__ = ["Settings"]
@@ -53,6 +54,21 @@ class Settings:
     #: past ``hint_waiting`` hints in progress a new one is refused (503, Retry-After).
     hint_workers: int = 1
     hint_waiting: int = 4
+    #: Analysis of finished games (``/api/games/{id}/analysis``, docs/analysis.md): run on
+    #: ``analysis_workers`` processes of their own at a lower CPU priority (threads when
+    #: the bots think in threads), never on the bots' or the hints' executor; at most
+    #: ``analysis_waiting`` analyses queued or running on the server (beyond: 503), one
+    #: per player at a time (409). Each account may start ``analysis_burst`` in a row,
+    #: then one every ``analysis_seconds``; each guest address ``analysis_guest_burst``,
+    #: then one every ``analysis_guest_seconds`` (beyond: 429 with Retry-After).
+    analysis_workers: int = 1
+    analysis_waiting: int = 2
+    analysis_burst: int = 6
+    analysis_seconds: float = 600.0
+    analysis_guest_burst: int = 2
+    analysis_guest_seconds: float = 1800.0
+    #: How hard an analysis looks (tests give a small budget).
+    analysis_budget: ReviewBudget = field(default_factory=ReviewBudget)
     #: For tests and benchmarks only: accept a client's ``seed`` for an unrated table
     #: (a rated table with one is still refused). Off, the server alone deals, from
     #: :mod:`secrets`, and a client's seed is refused: whoever knows the seed knows

@@ -33,6 +33,7 @@ from cardtable.tui.common import (
     TableApp,
     TableScreen,
     TailLog,
+    fit_title,
     key_name,
 )
 from cardtable.tui.driver import TableDriver
@@ -303,7 +304,8 @@ class CandidateScreen(TableScreen):
         lang = self.lang
         view = self.view()
         words = self.words
-        self.query_one("#title", Static).update(words.title_text(view))
+        title = self.query_one("#title", Static)
+        title.update(fit_title(words.title_text(view), title.size.width))
         self.query_one(PilesPanel).show(view, words)
         self.query_one(LobbyPanel).show(view, words)
         self.query_one("#opponent", SeatPanel).show(view, words, 1 - self.viewer)

@@ -72,7 +72,10 @@ class CandidateWords:
         if a == b:
             return tr(self.lang, "draw_result", a=a, b=b)
         best = 0 if a > b else 1
-        return tr(self.lang, "winner", name=self.seat_name(best), a=max(a, b), b=min(a, b))
+        high, low = max(a, b), min(a, b)
+        if len(self.people) == 1 and best == self.people[0]:
+            return tr(self.lang, "you_win", a=high, b=low)  # not "You wins"
+        return tr(self.lang, "winner", name=self.seat_name(best), a=high, b=low)
 
     def title_text(self, view: Mapping[str, Any]) -> str:
         """The title bar: the deal, the dealer and the leader, or the match's end."""

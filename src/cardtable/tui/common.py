@@ -43,6 +43,7 @@ __all__ = [
     "TableApp",
     "TableScreen",
     "TailLog",
+    "fit_title",
     "key_name",
     "latin_key",
 ]
@@ -90,6 +91,21 @@ def key_name(event: events.Key) -> str:
     if event.character and event.character.isprintable() and event.character != " ":
         return event.character
     return event.key.replace("_", " ").capitalize()
+
+
+def fit_title(text: str, width: int) -> str:
+    """A title line (parts joined by `` · ``) for ``width`` columns: while it is too
+    wide its first part (the game's name) goes, so the deal or round, the race time
+    and the score stay whole on a narrow terminal. ``width`` 0 (not laid out yet)
+    leaves it as it is.
+
+    >>> fit_title("Spy vs Spy · round 1 of 2 · score 0", 30)
+    'round 1 of 2 · score 0'
+    """
+    parts = text.split(" · ")
+    if width > 0 and len(text) > width and len(parts) > 2:
+        return " · ".join(parts[1:])
+    return text
 
 
 class TailLog(Widget):

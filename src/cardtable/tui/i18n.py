@@ -185,6 +185,7 @@ Enter        close this and start the next deal (the table waits
 
 The captures and scores of the deal stay here until you go on.""",
     "winner": "{name} wins {a}:{b}",
+    "you_win": "you win {a}:{b}",
     "draw_result": "a draw {a}:{b}",
     "keys_candidate": "1-5 pick  Enter play  Esc unpick  p pass  s h d c pile  t hint",
     "handoff_title": "Pass the keyboard",
@@ -232,7 +233,7 @@ The hand stays hidden until the right player presses Enter.""",
     "spy_others_head": "pts top │ piles                   │ waste deck moves total",
     "spy_title_over": "Spy vs Spy · match over",
     "points": "points",
-    "moves": "moves",
+    "moves": "# move|# moves",
     "racing": "racing",
     "called": "CALLED",
     "blocked": "blocked",
@@ -361,6 +362,7 @@ Enter        закрити це вікно й почати наступну р�
 
 Взятки й очки роздачі лишаються тут, доки ви не продовжите.""",
     "winner": "перемагає {name} {a}:{b}",
+    "you_win": "ви перемагаєте {a}:{b}",
     "draw_result": "нічия {a}:{b}",
     "keys_candidate": "1-5 карта  Enter класти  Esc зняти  p пас  s h d c стопка  t підказка",
     "handoff_title": "Передайте клавіатуру",
@@ -404,11 +406,11 @@ Enter        показати руку гравця, названого на е�
 
 Рука лишається прихованою, доки потрібний гравець не натисне Enter.""",
     "spy_title": "Шпигун проти шпигуна · раунд {round} з {rounds}",
-    "spy_your_total": "ваш рахунок {total} (менший кращий)",
+    "spy_your_total": "ваш рахунок {total} (менший — кращий)",
     "spy_others_head": "очк вер │ стопки                  │ відбій кол ходи разом",
     "spy_title_over": "Шпигун проти шпигуна · матч закінчено",
     "points": "очки",
-    "moves": "ходів",
+    "moves": "# хід|# ходи|# ходів",
     "racing": "у грі",
     "called": "ЗАКІНЧИВ",
     "blocked": "заблоковано",
@@ -456,7 +458,7 @@ q            вихід (запис гри зберігає --save FILE)
 
 Карта підходить на стопку, верх якої на одне значення старший або
 молодший; значення йдуть по колу: … Д К Т 2 3 …
-Літери працюють і в українській розкладці: ц (w), с (c), ч (x), е (t).""",
+В українській розкладці: ц (w), с (c), ч (x), к (r), д (l), й (q).""",
     "help_round_over": """Раунд закінчено — клавіші
 
 Enter        до наступного раунду одразу, не чекаючи відліку

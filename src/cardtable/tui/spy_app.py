@@ -27,8 +27,15 @@ from textual.widgets import Static
 
 from cardtable.games.spy.actions import MAX_PILES
 from cardtable.glossary import term
-from cardtable.messages import render
-from cardtable.tui.common import HelpScreen, TableApp, TableScreen, TailLog, key_name
+from cardtable.messages import plural, render
+from cardtable.tui.common import (
+    HelpScreen,
+    TableApp,
+    TableScreen,
+    TailLog,
+    fit_title,
+    key_name,
+)
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label, card_text, refusal_text, tr
 
@@ -282,7 +289,8 @@ class SpyScreen(TableScreen):
         if not self.composed:
             return
         view = view if view is not None else self.driver.view(self.spy_app.me)
-        self.query_one("#title", Static).update(self.title_text(view))
+        title = self.query_one("#title", Static)
+        title.update(fit_title(self.title_text(view), title.size.width))
 
     def title_text(self, view: Mapping[str, Any]) -> str:
         lang = self.lang
@@ -329,7 +337,8 @@ class SpyScreen(TableScreen):
         if len(piles) < MAX_PILES:
             boxes.append(card_box(None, lang, f"{len(piles) + 1} {tr(lang, 'new_pile')}", 0))
         rows = [Text("").join(box[row] for box in boxes) for row in range(5)]
-        head = Text(f"{tr(lang, 'your_table')} · {mine['moves']} {tr(lang, 'moves')} · ", "bold")
+        moves = plural(mine["moves"], tr(lang, "moves"), lang)
+        head = Text(f"{tr(lang, 'your_table')} · {moves} · ", "bold")
         return Text("\n").join([head + self.seat_state(mine), *rows])
 
     def seat_state(self, seat: PublicSeat) -> Text:

@@ -6,7 +6,8 @@
 - :mod:`.client` — what the browser client needs beyond that: rules pages, hints,
   summaries, replays, and the client's own pages;
 - :mod:`.accounts` — register, log in and out, passwords, delete, players' profiles;
-- :mod:`.seeks` — the "play now" queue: seek, heartbeat, cancel, fill with bots.
+- :mod:`.seeks` — the "play now" queue: seek, heartbeat, cancel, fill with bots;
+- :mod:`.analysis` — the analysis board: analyse a finished game, its progress, result.
 
 Each module has one :class:`fastapi.APIRouter`; :func:`cardtable.server.app.create_app`
 includes them. The routes only translate: they call the

@@ -75,6 +75,8 @@ export const api = {
   hint: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/hint`, { token }),
   summary: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/summary`),
   replay: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
+  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`),
   rules: (game, lang) => call("GET", `/api/rules/${game}?lang=${lang}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   // The "play now" queue (seek.js): the seek's secret alone polls, cancels, calls bots.

@@ -250,7 +250,9 @@ export class CandidateBoard {
         this.playerArea(otherSide, names, false),
         this.centre(canAct),
         this.playerArea(mySide, names, me !== null),
-        me !== null && view.hand ? this.dock(canAct) : null,
+        // No dock once the match is over: an empty hand and disabled buttons would
+        // only cover the last deal's summary on a phone.
+        me !== null && view.hand && !view.is_over ? this.dock(canAct) : null,
       ),
       this.moveList.el,
     );

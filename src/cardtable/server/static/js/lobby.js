@@ -166,7 +166,7 @@ function createForm(created) {
   // Rated tables are for signed-in players (the server refuses a guest's).
   const me = signedIn();
   const rated = h("input", { type: "checkbox", name: "rated", checked: Boolean(me), disabled: !me });
-  const name = h("input", { type: "text", name: "name", required: true, maxlength: 40, value: savedName(), autocomplete: "nickname" });
+  const name = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
 
   function drawOptions() {
     const [lo, hi] = GAME_SEATS[game.value];

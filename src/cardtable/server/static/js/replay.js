@@ -1,7 +1,9 @@
 // The replay viewer: step through a finished game move by move. The server replays the
 // record through the engine and sends the view after every move (one rule, one place);
-// this page only shows them, with the same boards as the live tables.
+// this page only shows them, with the same boards as the live tables. It is also the
+// analysis board (analysis.js): the graph, the marks and the better move of each step.
 
+import { AnalysisBoard, markBetter } from "./analysis.js";
 import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
@@ -15,6 +17,7 @@ const IDLE = { ready: false, move: () => false };
 export function showReplay(main, tableId) {
   let board = null;
   let onKey = null;
+  let analysis = null;
   main.append(h("p", {}, t("loading")));
   api
     .replay(tableId)
@@ -39,7 +42,8 @@ export function showReplay(main, tableId) {
         b.addEventListener("click", () => go(to()));
         return b;
       };
-      function go(i) {
+      // better: {step, seat, move} to show the better move of `step` before it was made.
+      function go(i, better = null) {
         const forward = i === at + 1;
         at = Math.max(0, Math.min(last, i));
         const step = steps[at];
@@ -65,7 +69,11 @@ export function showReplay(main, tableId) {
         }, stepped);
         list.mark(at - 1);
         main.dataset.step = at;
+        if (better) markBetter(board.el, data.game, better.seat, better.move);
+        analysis.select(at, better);
       }
+      analysis = new AnalysisBoard({ tableId, game: data.game, players, last, go });
+      analysis.setList(list);
       slider.addEventListener("input", () => go(Number(slider.value)));
       onKey = (event) => {
         if (event.target && event.target.tagName === "INPUT") return;
@@ -90,10 +98,12 @@ export function showReplay(main, tableId) {
           h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
         ),
         caption,
+        analysis.el,
         board.el,
       );
       if (!board.moveList) main.append(list.el);
       go(0);
+      analysis.load();
     })
     .catch((err) => {
       if (err.status === 404) {
@@ -105,5 +115,6 @@ export function showReplay(main, tableId) {
   return () => {
     if (onKey) document.removeEventListener("keydown", onKey);
     if (board && board.destroy) board.destroy();
+    if (analysis) analysis.destroy();
   };
 }

@@ -52,6 +52,7 @@ export function playNow() {
   let mine = null; // {id, secret} while waiting
   let timer = null;
   let lastBotsReady = false;
+  let chosenSeats = null; // the player's choice of seats with bots, kept across polls
 
   form.append(
     me ? h("p", { class: "note" }, t("seekAs", { name: me.name })) : label(t("yourName"), name),
@@ -78,6 +79,7 @@ export function playNow() {
       const made = await api.seek({ ...request, name: who });
       mine = { id: made.seek.id, secret: made.secret };
       lastBotsReady = false;
+      chosenSeats = null;
       announce(t("seekWaiting"));
       shown(made);
     } catch (err) {
@@ -100,13 +102,19 @@ export function playNow() {
     if (botsReady && !lastBotsReady) announce(t("seekBotsOffer"));
     lastBotsReady = botsReady;
     const [lo, hi] = GAME_SEATS[seek.game] || [2, 2];
+    // Redrawn at every poll: the player's choice stays (not the default again).
+    const fallback = Math.max(answer.in_queue, Math.min(hi, 4));
+    const seatsShown = chosenSeats !== null && chosenSeats >= Math.max(lo, answer.in_queue) && chosenSeats <= hi ? chosenSeats : fallback;
     const size = h(
       "select",
       { name: "seek-seats", "aria-label": t("players") },
       Array.from({ length: hi - lo + 1 }, (_, i) => lo + i).map((n) =>
-        h("option", { value: n, selected: n === Math.max(answer.in_queue, Math.min(hi, 4)) }, n),
+        h("option", { value: n, selected: n === seatsShown }, n),
       ),
     );
+    size.addEventListener("change", () => {
+      chosenSeats = Number(size.value);
+    });
     fill(
       status,
       h(

@@ -9,8 +9,9 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
-import { cardSpoken, moveText, seatName, t } from "./i18n.js";
+import { cardSpoken, seatName, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
+import { refusalText } from "./messages.js";
 import { MoveList, clockText, describeMove } from "./movelist.js";
 import { playSound } from "./sound.js";
 
@@ -193,7 +194,7 @@ export class SpyBoard {
   send(move) {
     if (this.conn.move(move)) {
       this.source = null;
-      announce(moveText(move));
+      announce(this.moveWords(move));
     }
   }
 
@@ -229,6 +230,45 @@ export class SpyBoard {
     return false;
   }
 
+  /** Say why a key or click did nothing, in the engine's words (the catalog's
+   * refusal `messageId`), instead of ignoring it: only while this seat may move. */
+  async explain(messageId, params = {}) {
+    if (!this.moves.size) return;
+    const said = await refusalText(messageId, params);
+    if (said) toast(t("err_illegal", { detail: said }), "error", 3000);
+  }
+
+  /** A move of this seat in the player's words, as the move list says it ("Ann puts
+   * 9♠ from the points pile on pile 4", not the record's "place points 4"), the card
+   * read from this seat's side of the table: for the hint and the screen reader. */
+  moveWords(move) {
+    const seat = this.mySeat();
+    const [kind, source] = move.split(" ");
+    const card = seat && (source === "points" ? seat.points_top : source === "waste" ? seat.waste_top : null);
+    const events = card && (kind === "place" || kind === "open") ? [{ type: kind, card }] : [];
+    const names = this.state.seats.map((s) => seatName(s));
+    return describeMove("spy", { seat: this.state.seat, move: `${this.state.seat} ${move}`, events }, names);
+  }
+
+  mySeat() {
+    return this.state.view.seats.find((s) => s.player === this.state.seat) || null;
+  }
+
+  /** Pile n, by key or click: place the card, or say why it cannot go there (S6). */
+  placeOrExplain(n, source = this.source) {
+    if (this.placeOn(n, source)) return;
+    const seat = this.mySeat();
+    if (!seat) return;
+    if (n > seat.piles.length) {
+      this.explain("spy.no_pile", { pile: n, count: seat.piles.length });
+      return;
+    }
+    const from = source || (seat.points_top ? "points" : "waste");
+    const card = from === "points" ? seat.points_top : seat.waste_top;
+    if (!card) this.explain(from === "points" ? "spy.points_empty" : "spy.waste_empty");
+    else this.explain("spy.no_fit", { card, pile: n, top_card: seat.piles[n - 1].top });
+  }
+
   /** Shortcuts by physical key (event.code): the same keys in an English or a
    * Ukrainian layout. What the layout typed is remembered for the shortcut list. */
   key(event) {
@@ -249,16 +289,25 @@ export class SpyBoard {
       event.preventDefault();
       return;
     }
+    // A key that can do nothing now says why (the engine's reason), as in the terminal.
+    const seat = this.mySeat();
     let done = true;
-    if (code === "KeyP") this.pick("points");
-    else if (code === "KeyW") this.pick("waste");
-    else if (digit) this.placeOn(Number(digit[2]));
-    else if (code === "KeyN" || code === "KeyO") this.openNew();
-    else if (code === "Space" || code === "KeyT") {
+    if (code === "KeyP") {
+      if (seat && !seat.points_top) this.explain("spy.points_empty");
+      else this.pick("points");
+    } else if (code === "KeyW") {
+      if (seat && !seat.waste_top) this.explain("spy.waste_empty");
+      else this.pick("waste");
+    } else if (digit) this.placeOrExplain(Number(digit[2]));
+    else if (code === "KeyN" || code === "KeyO") {
+      if (!this.openNew() && seat && seat.piles.length >= 6) this.explain("spy.all_piles_open", { max: 6 });
+    } else if (code === "Space" || code === "KeyT") {
       if (target && target.tagName === "BUTTON" && code === "Space") return; // let Space press the focused button
       if (this.moves.has("turn")) this.send("turn");
+      else this.explain("spy.nothing_to_turn");
     } else if (code === "KeyC") {
       if (this.moves.has("call")) this.send("call");
+      else if (seat && seat.points_count) this.explain("spy.call_too_early", { count: seat.points_count });
     } else if (code === "KeyH") this.askHint();
     else if (code === "Escape") {
       this.source = null;
@@ -281,7 +330,7 @@ export class SpyBoard {
       const move = answer.move ? answer.move.replace(/^\d+ /, "") : null;
       this.hint = move && this.moves.has(move) ? move : null;
       this.draw();
-      announce(this.hint ? t("hintIs", { move: moveText(this.hint) }) : t("noHint"));
+      announce(this.hint ? t("hintIs", { move: this.moveWords(this.hint) }) : t("noHint"));
     } catch (err) {
       toast(t("err_generic", { detail: err.message }));
     }
@@ -436,7 +485,7 @@ export class SpyBoard {
         cardFace(pile.top, { "aria-hidden": "true" }),
         h("span", { class: "pileno", "aria-hidden": "true" }, n),
       );
-      button.addEventListener("click", () => this.placeOn(n));
+      button.addEventListener("click", () => this.placeOrExplain(n));
       this.dropTarget(button, (source) => this.placeOn(n, source));
       return button;
     });
@@ -473,7 +522,7 @@ export class SpyBoard {
     resign.addEventListener("click", () => this.send("resign"));
     const hint = h("button", { type: "button", class: "small", "data-key": "hint", disabled: !moves.size || !this.token }, t("hint"));
     hint.addEventListener("click", () => this.askHint());
-    const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) })) : null;
+    const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: this.moveWords(this.hint) })) : null;
     return h(
       "section",
       { class: "side mine spyseat", "aria-label": seatName(seat), "data-player": seat.player },

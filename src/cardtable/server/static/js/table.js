@@ -59,7 +59,7 @@ async function tableGone(main, tableId) {
 function joinForm(main, tableId, invite, done) {
   // A signed-in player sits under the account's name (the server uses it anyway).
   const me = signedIn();
-  const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 40, value: me ? me.name : savedName(), readonly: Boolean(me), autocomplete: "nickname" });
+  const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 32, value: me ? me.name : savedName(), readonly: Boolean(me), autocomplete: "nickname" });
   const form = h(
     "form",
     { class: "panel joinform" },
