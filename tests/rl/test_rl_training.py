@@ -33,6 +33,9 @@ from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.registry import find_game
 
+# Short trainings (seconds each on a quiet machine), still part of the suite.
+pytestmark = pytest.mark.slow
+
 TRAIN = ["train", "candidate", "--minutes", "0.04", "--eval-every", "300", "--eval-pairs", "2"]
 
 
