@@ -232,22 +232,16 @@ def rules(
         sys.stdout.write(text)
 
 
-class Opponent(StrEnum):
-    """Who sits opposite at the Candidate table: a bot level, or another person."""
-
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    human = "human"
-
-
 @app.command(cls=_Command)
 def play(
     game: Annotated[GameName, typer.Argument(help="Which game to play.")],
     vs: Annotated[
-        Opponent,
-        typer.Option(help="Candidate: a bot level, or human for two people at one keyboard."),
-    ] = Opponent.medium,
+        str,
+        typer.Option(
+            help="Candidate: a bot level (easy, medium, hard), any Candidate bot (greedy, "
+            "ismcts:500, learned:PATH), or human for two people at one keyboard."
+        ),
+    ] = "medium",
     players: Annotated[
         int, typer.Option(help="Spy: players at the table, you included (2-8).")
     ] = 2,
@@ -285,6 +279,14 @@ def play(
         ) from None
     if save is not None:
         _check_writable(save, "--save")  # before the game, not after it
+    vs = vs.strip().lower() if vs.strip().lower() in ("human", "easy", "medium", "hard") else vs
+    if game is GameName.candidate and vs != "human":
+        from cardtable.bots.registry import parse_bot_spec
+
+        try:
+            parse_bot_spec("candidate", vs)  # a bad bot or policy file: one line, now
+        except CardtableError as exc:
+            raise _fail(str(exc)) from None
     people = [n.strip() for n in names.split(",")] if names else []
     options: dict[str, Any] = {}
     for key, value in (("deals", deals), ("decks", decks), ("rounds", rounds)):
@@ -293,7 +295,7 @@ def play(
     try:
         tui = build_app(
             game.value,
-            vs=vs.value,
+            vs=vs,
             players=players,
             bots=[b for b in bots.split(",") if b.strip()],
             speeds=[s for s in speed.split(",") if s.strip()],
@@ -517,6 +519,85 @@ def balance(
         )
     except CardtableError as exc:
         raise _fail(str(exc)) from None
+
+
+train_app = typer.Typer(
+    cls=_Group,
+    help="Train a learned bot with MaskablePPO (needs the train extra of cardtable).",
+    no_args_is_help=True,
+)
+app.add_typer(train_app, name="train")
+
+TrainMinutes = Annotated[float, typer.Option(help="Wall-clock minutes to train (this run).")]
+TrainSeed = Annotated[int, typer.Option(help="Seed of the network, the deals and the bots.")]
+TrainOut = Annotated[
+    Path, typer.Option("--out", help="Folder for the checkpoints, progress and curve.png.")
+]
+TrainResume = Annotated[
+    bool,
+    typer.Option("--resume", help="Continue the run saved in --out (steps, optimiser, curve)."),
+]
+EvalEvery = Annotated[int, typer.Option(help="Evaluate, save and plot every N training decisions.")]
+EvalPairs = Annotated[
+    int, typer.Option(help="Held-out duplicate pairs per opponent at each evaluation.")
+]
+
+
+def _train(game: str, **kwargs: Any) -> None:
+    try:
+        from cardtable.rl.train_command import run_train_command
+
+        run_train_command(game, stderr=err, **kwargs)
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+
+
+@train_app.command("candidate", cls=_Command)
+def train_candidate(
+    minutes: TrainMinutes = 30.0,
+    seed: TrainSeed = 0,
+    output: TrainOut = Path("train-candidate"),
+    resume: TrainResume = False,
+    eval_every: EvalEvery = 25_000,
+    eval_pairs: EvalPairs = 100,
+    quiet: Quiet = False,
+) -> None:
+    """Train a Candidate policy with MaskablePPO against greedy and random; it plays as
+    the bot learned:OUT (docs/rl.md)."""
+    _train(
+        "candidate",
+        minutes=minutes,
+        seed=seed,
+        out=output,
+        resume=resume,
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        quiet=quiet,
+    )
+
+
+@train_app.command("spy", cls=_Command)
+def train_spy(
+    minutes: TrainMinutes = 30.0,
+    seed: TrainSeed = 0,
+    output: TrainOut = Path("train-spy"),
+    resume: TrainResume = False,
+    eval_every: EvalEvery = 25_000,
+    eval_pairs: EvalPairs = 100,
+    quiet: Quiet = False,
+) -> None:
+    """Train one seat's Spy race with MaskablePPO against the clock; the policy, the
+    curve against greedy and random racers and the checkpoint go to OUT (docs/rl.md)."""
+    _train(
+        "spy",
+        minutes=minutes,
+        seed=seed,
+        out=output,
+        resume=resume,
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
+        quiet=quiet,
+    )
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")

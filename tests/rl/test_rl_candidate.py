@@ -12,8 +12,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cardtable.errors import IllegalMove
 from cardtable.games.candidate import NUM_ACTIONS, CandidateState
-from cardtable.rl import candidate_v0
-from cardtable.rl.candidate_encoding import (
+from cardtable.games.candidate.encoding import (
     DECISION,
     HAND,
     MY_DECISION,
@@ -21,6 +20,7 @@ from cardtable.rl.candidate_encoding import (
     THEIR_SUITS,
     encode_view,
 )
+from cardtable.rl import candidate_v0
 
 
 def play_out(env: Any, seed: int, policy_seed: int) -> list[tuple[Any, ...]]:

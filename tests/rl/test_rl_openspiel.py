@@ -12,9 +12,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import cardtable.rl.openspiel  # noqa: F401 - registers the games
 from cardtable.games.candidate import GAME as CANDIDATE
+from cardtable.games.candidate.encoding import OBSERVATION_SIZE
 from cardtable.games.spy import GAME as SPY
-from cardtable.rl.candidate_encoding import OBSERVATION_SIZE
-from cardtable.rl.spy_encoding import table_size
+from cardtable.games.spy.encoding import table_size
 
 
 def random_engine_match(seed: int, moves: int, deals: int = 1):  # type: ignore[no-untyped-def]

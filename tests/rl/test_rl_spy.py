@@ -13,8 +13,7 @@ from pettingzoo.test import parallel_api_test
 
 import cardtable.rl
 from cardtable.games.spy.actions import CALL, RESIGN, TURN
-from cardtable.rl import spy_v0
-from cardtable.rl.spy_encoding import (
+from cardtable.games.spy.encoding import (
     MOVES,
     POINTS_COUNT,
     SEAT_SIZE,
@@ -22,6 +21,7 @@ from cardtable.rl.spy_encoding import (
     table_of,
     table_size,
 )
+from cardtable.rl import spy_v0
 
 
 def race_out(env: Any, seed: int, policy_seed: int) -> tuple[list[Any], float]:

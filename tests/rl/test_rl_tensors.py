@@ -1,7 +1,7 @@
 """OpenSpiel tensors of both games: the one encoding the PettingZoo faces observe.
 
 ``information_state_tensor`` and ``observation_tensor`` are the vectors of
-:mod:`cardtable.rl.candidate_encoding` and :mod:`cardtable.rl.spy_encoding`; a state
+:mod:`cardtable.games.candidate.encoding` and :mod:`cardtable.games.spy.encoding`; a state
 resampled from a seat's information state (hidden cards dealt anew) leaves them as
 they were.
 """
@@ -19,12 +19,12 @@ from open_spiel.python.algorithms import generate_playthrough, ismcts
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 
 import cardtable.rl.openspiel  # noqa: F401 - registers the games
+from cardtable.games.candidate.encoding import ENCODING_VERSION as CANDIDATE_VERSION
+from cardtable.games.candidate.encoding import OBSERVATION_SIZE
+from cardtable.games.spy.encoding import ENCODING_VERSION as SPY_VERSION
+from cardtable.games.spy.encoding import table_size
 from cardtable.rl import candidate_v0, spy_v0
-from cardtable.rl.candidate_encoding import ENCODING_VERSION as CANDIDATE_VERSION
-from cardtable.rl.candidate_encoding import OBSERVATION_SIZE
 from cardtable.rl.openspiel_shared import RolloutEvaluator
-from cardtable.rl.spy_encoding import ENCODING_VERSION as SPY_VERSION
-from cardtable.rl.spy_encoding import table_size
 
 SAMPLER = pyspiel.UniformProbabilitySampler(0.0, 1.0)
 

@@ -72,6 +72,8 @@ def test_tui_cli_play_spy_with_bots_and_speeds(launched: list[TableApp]) -> None
         (["spy", "--deals", "3"], "--deals and --decks are for Candidate"),
         (["candidate", "--rounds", "3"], "--rounds is for Spy"),
         (["candidate", "--vs", "human", "--names", "Ann"], "two people"),
+        (["candidate", "--vs", "minimax"], "unknown candidate bot 'minimax'"),
+        (["candidate", "--vs", "learned:no/such/policy.pt"], "no checkpoint at"),
         (["candidate", "--decks", "4"], "decks"),
     ],
 )

@@ -1,7 +1,8 @@
 """Bots by name, budgets from text, and the levels offered to people.
 
 A bot is named on the command line as ``NAME`` or ``NAME:ITERATIONS``
-(``ismcts:1000``) or by a level (``easy``, ``medium``, ``hard``). Modules are imported
+(``ismcts:1000``), ``learned:PATH`` (a trained policy file, see ``docs/rl.md``) or by a
+level (``easy``, ``medium``, ``hard``). Modules are imported
 only when a bot is made, so naming bots costs nothing.
 
 >>> spec = parse_bot_spec("candidate", "ismcts:500")
@@ -13,7 +14,7 @@ only when a bot is made, so naming bots costs nothing.
 Traceback (most recent call last):
 ...
 cardtable.errors.BadOptions: unknown candidate bot 'minimax': expected one of random, greedy, \
-ismcts (or a level: easy, medium, hard)
+ismcts, learned (or a level: easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class BotInfo:
     default_iterations: int | None = None
     #: False for bots that may not take a seat in a fair game (the Spy oracle).
     fair: bool = True
+    #: True for bots that read a file (``learned:PATH``): the class takes ``path=``.
+    takes_path: bool = False
 
 
 BOTS: dict[str, dict[str, BotInfo]] = {
@@ -71,6 +74,14 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             "cardtable.bots.candidate_ismcts:IsmctsBot",
             "information-set Monte Carlo tree search over sampled consistent deals",
             default_iterations=1000,
+        ),
+        "learned": BotInfo(
+            "candidate",
+            "learned",
+            "cardtable.bots.learned:LearnedBot",
+            "a policy trained with `cardtable train candidate` (learned:PATH; learned alone: "
+            "the shipped one)",
+            takes_path=True,
         ),
     },
     "spy": {
@@ -127,10 +138,14 @@ class BotSpec:
     game: str
     name: str
     iterations: int | None = None
+    #: The file a ``learned`` bot reads (None: the shipped one).
+    path: str | None = None
 
     @property
     def label(self) -> str:
-        """How reports name it: ``greedy``, ``ismcts:1000``."""
+        """How reports name it: ``greedy``, ``ismcts:1000``, ``learned:runs/a``."""
+        if self.path is not None:
+            return f"{self.name}:{self.path}"
         return self.name if self.iterations is None else f"{self.name}:{self.iterations}"
 
     @property
@@ -180,6 +195,8 @@ def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSp
             f"use `cardtable analyse {game}` (fair bots: "
             f"{', '.join(n for n, i in bots.items() if i.fair)})"
         )
+    if info.takes_path:
+        return _file_bot(game, name, budget.strip() if sep else None)
     if not sep:
         return BotSpec(game, name)
     if info.default_iterations is None:
@@ -196,11 +213,24 @@ def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSp
     return BotSpec(game, name, iterations)
 
 
+def _file_bot(game: str, name: str, path: str | None) -> BotSpec:
+    """A bot that reads a file (``learned:PATH``), checked now: a missing or unreadable
+    file, or one of another game, is a :class:`BadOptions` before any game starts."""
+    from cardtable.bots.learned import check_policy, shipped_policy
+
+    if path == "":
+        raise BadOptions(f"write {name}:PATH (a policy file or training folder) or {name} alone")
+    check_policy(game, str(shipped_policy()) if path is None else path)
+    return BotSpec(game, name, path=path)
+
+
 def make_bot(spec: BotSpec, seed: int) -> Any:
     """A fresh bot for ``spec``, seeded with ``seed``."""
     info = spec.info
     module_name, _, class_name = info.target.partition(":")
     factory = cast(Callable[..., Any], getattr(importlib.import_module(module_name), class_name))
+    if info.takes_path:
+        return factory(seed=seed, path=spec.path)
     if info.default_iterations is None:
         return factory(seed=seed)
     return factory(seed=seed, iterations=spec.iterations or info.default_iterations)

@@ -17,7 +17,8 @@ Modules (each module docstring is the environment's documentation):
   (``parallel_env()``) and as a one-player Gymnasium race (:class:`~.spy_v0.SpyRaceEnv`).
 * :mod:`.openspiel` — both games as OpenSpiel Python games, registered on import as
   ``python_cardtable_candidate`` and ``python_cardtable_spy`` (needs ``open_spiel``).
-* :mod:`.candidate_encoding`, :mod:`.spy_encoding` — the observation vectors.
+* :mod:`cardtable.games.candidate.encoding`, :mod:`cardtable.games.spy.encoding` — the
+  observation vectors (in the engine, so the learned bots of :mod:`cardtable.bots` share them).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ exactly (as ``GAME.new_initial_state(seed=X)``). Other option keys are ignored.
 Observation: a dict ``{"observation": float32[342], "action_mask": int8[35425]}``.
 ``observation`` is built only from the agent's own view (the engine's
 ``CandidateState.view(player)``), never from the true state; its index table is in
-:mod:`cardtable.rl.candidate_encoding` (encoding version 1). ``action_mask`` marks the
+:mod:`cardtable.games.candidate.encoding` (encoding version 1). ``action_mask`` marks the
 agent's legal actions (all zero when it is not the agent's decision).
 
 Actions: ``Discrete(35425)``, the engine's dense action ids
@@ -67,7 +67,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from cardtable.games.candidate import NUM_ACTIONS, CandidateOptions, CandidateState
-from cardtable.rl.candidate_encoding import OBSERVATION_SIZE, encode_view, observation_high
+from cardtable.games.candidate.encoding import OBSERVATION_SIZE, encode_view, observation_high
 
 __all__ = ["AGENTS", "env", "raw_env"]
 

@@ -20,7 +20,7 @@ bounds, longest game) from the game packages' ``GAME``; what they share is in
 :mod:`cardtable.rl.openspiel_shared`.
 
 Both provide ``information_state_tensor`` and ``observation_tensor``: the vectors of
-:mod:`cardtable.rl.candidate_encoding` and :mod:`cardtable.rl.spy_encoding`, the ones
+:mod:`cardtable.games.candidate.encoding` and :mod:`cardtable.games.spy.encoding`, the ones
 the PettingZoo environments observe.
 
 Version history: v0 (encodings version 1) — first release; then information-state

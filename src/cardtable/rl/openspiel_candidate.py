@@ -19,7 +19,7 @@ players, distinct actions, utility bounds, longest match) come from
   seen (``CandidateState.information_state_string``); ``observation_string(p)``: p's
   view as text.
 * ``information_state_tensor(p)`` and ``observation_tensor(p)``: both the
-  342-float vector of :mod:`cardtable.rl.candidate_encoding` (encoding version 1) of
+  342-float vector of :mod:`cardtable.games.candidate.encoding` (encoding version 1) of
   p's view, the very vector the PettingZoo environment :mod:`cardtable.rl.candidate_v0`
   observes; shape ``[342]`` (``information_state_tensor_shape()``,
   ``observation_tensor_shape()``). The view holds p's hand and the deal's whole public
@@ -44,7 +44,7 @@ from cardtable.cards import KIND_TEXT, NUM_KINDS
 from cardtable.games.candidate import GAME as CANDIDATE
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate import action_to_text as candidate_text
-from cardtable.rl.candidate_encoding import OBSERVATION_SIZE, encode_view
+from cardtable.games.candidate.encoding import OBSERVATION_SIZE, encode_view
 from cardtable.rl.openspiel_shared import (
     CHANCE,
     PRIVATE,
@@ -301,7 +301,7 @@ class CandidateSpielState(pyspiel.State):  # type: ignore[misc]
 
 class _CandidateObserver(Observer):
     """OpenSpiel's observer interface: the 342-float vector of the player's view
-    (:mod:`cardtable.rl.candidate_encoding`) for both tensors; as text, the
+    (:mod:`cardtable.games.candidate.encoding`) for both tensors; as text, the
     perfect-recall information state or the view. Factored: the public part is the
     same vector of the spectator's view (no hand: indexes 0–51 are 0); the private
     part is the seat's hand, 52 floats (copies of each card kind). A hand is never

@@ -78,7 +78,7 @@ class Observer:
 
     The seat's whole observation (:data:`SEAT`: public information and the seat's own
     private information, OpenSpiel's default) is the game's encoding, ``size`` floats
-    (:mod:`cardtable.rl.candidate_encoding`, :mod:`cardtable.rl.spy_encoding`). The
+    (:mod:`cardtable.games.candidate.encoding`, :mod:`cardtable.games.spy.encoding`). The
     information-state observer (``iig_obs_type.perfect_recall``, OpenSpiel's
     ``information_state_tensor``) and the observation observer (``observation_tensor``)
     write the same vector: the encoding summarises everything the seat has seen that

@@ -26,7 +26,7 @@ chance.
   the cards it turned up (``information_state_string``); ``observation_string(p)``:
   the table's public view now.
 * ``information_state_tensor(p)`` and ``observation_tensor(p)``: both the table vector
-  of :mod:`cardtable.rl.spy_encoding` (encoding version 1) as p sees it (p's seat first),
+  of :mod:`cardtable.games.spy.encoding` (encoding version 1) as p sees it (p's seat first),
   the very vector each agent of the PettingZoo environment :mod:`cardtable.rl.spy_v0`
   observes; shape ``[players·117 + 2 + players]``. It shows every seat's public
   position now and the totals, so it is a function of the (shared) information state;
@@ -57,6 +57,7 @@ from cardtable.games.spy import GAME as SPY
 from cardtable.games.spy import SpyOptions, SpyState
 from cardtable.games.spy import action_to_text as spy_text
 from cardtable.games.spy.deal import cards_per_player
+from cardtable.games.spy.encoding import table_of, table_size
 from cardtable.games.spy.match import SpyMatch
 from cardtable.games.spy.state import BETWEEN_ROUNDS, PLAYING
 from cardtable.rl.openspiel_shared import (
@@ -68,7 +69,6 @@ from cardtable.rl.openspiel_shared import (
     game_type,
     rng_from,
 )
-from cardtable.rl.spy_encoding import table_of, table_size
 
 __all__ = ["SPY_GAME_TYPE", "SpySpielGame", "SpySpielState"]
 
@@ -423,7 +423,7 @@ class SpySpielState(pyspiel.State):  # type: ignore[misc]
 
 class _SpyObserver(Observer):
     """OpenSpiel's observer interface for Spy: the table vector as the player sees it
-    (:mod:`cardtable.rl.spy_encoding`) for both tensors; as text, the public history
+    (:mod:`cardtable.games.spy.encoding`) for both tensors; as text, the public history
     (perfect recall) or the table's view now. Everything is public (S4-S5): any
     ``private_info`` gives the same, and the private part is empty."""
 

@@ -1,6 +1,6 @@
 """Spy vs Spy («Шпигун проти шпигуна») for learning agents: ``spy_v0``.
 
-Two environments share one observation encoding (:mod:`cardtable.rl.spy_encoding`,
+Two environments share one observation encoding (:mod:`cardtable.games.spy.encoding`,
 version 1, built from the engine's public views only — S4-S5: nobody sees a racing
 deck's order, not even its owner):
 
@@ -36,7 +36,7 @@ is a match of ``rounds`` rounds (S16), and is truncated after ``max_cycles`` ste
 Observations: ``{"observation": float32[...], "action_mask": int8[...]}``. The race
 observes its own seat (117 floats); a table agent observes every seat, itself first,
 with the round and the totals (``N·117 + 2 + N`` floats). Index tables:
-:mod:`cardtable.rl.spy_encoding`.
+:mod:`cardtable.games.spy.encoding`.
 
 Actions: a player's *local* move ids (the engine's id is ``player·17 + local``,
 :mod:`cardtable.games.spy.actions`):
@@ -79,8 +79,7 @@ from pettingzoo import ParallelEnv
 from cardtable.errors import IllegalMove
 from cardtable.games.spy import GAME, SeatWindow, SpyOptions, SpyState
 from cardtable.games.spy.actions import ACTIONS_PER_PLAYER, CALL, action_to_text
-from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT
-from cardtable.rl.spy_encoding import (
+from cardtable.games.spy.encoding import (
     SEAT_SIZE,
     encode_seat,
     seat_high,
@@ -89,6 +88,7 @@ from cardtable.rl.spy_encoding import (
     table_of,
     table_size,
 )
+from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT
 
 __all__ = ["WAIT", "LegalDiscrete", "SpyParallelEnv", "SpyRaceEnv", "parallel_env"]
 

@@ -1,8 +1,10 @@
 """Candidate observations as a fixed-size vector, built from a player's view only.
 
 One encoding serves every face: the PettingZoo observation
-(:mod:`cardtable.rl.candidate_v0`) and OpenSpiel's ``information_state_tensor`` and
-``observation_tensor`` (:mod:`cardtable.rl.openspiel_candidate`) are this vector. It
+(:mod:`cardtable.rl.candidate_v0`), OpenSpiel's ``information_state_tensor`` and
+``observation_tensor`` (:mod:`cardtable.rl.openspiel_candidate`) and the input of the
+learned bot (:mod:`cardtable.bots.learned`) are this vector; it lives in the engine so
+that bots and environments share it. It
 reads a :class:`~cardtable.games.candidate.CandidateView`, the engine's per-player view,
 so nothing hidden from the player can leak into it. It is agent-relative: "me" is the
 viewer, "opponent" the other player.
