@@ -38,6 +38,7 @@ __all__ = [
     "RANK_KINDS",
     "kind_bits",
     "legal_plays",
+    "one_deck_plays",
 ]
 
 #: Legal `lobby X` / `draw X` ids for each mask of non-empty piles (bit X set: pile X).
@@ -106,6 +107,7 @@ def legal_plays(
     set_need: int,
     multi: bool,
     out: list[int],
+    only: int = 0,
 ) -> list[int]:
     """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
 
@@ -113,10 +115,17 @@ def legal_plays(
     card must have to continue the lobby as a run/set (-1: that shape cannot continue
     it); with an empty lobby any card starts. ``multi``: several decks (copies).
 
+    ``only``, when not 0, is the bit of the one first card to consider, and
+    ``run_need``/``set_need`` then say whether runs/sets start from its rank (its rank:
+    yes, -1: no); :func:`one_deck_plays` uses it.
+
     Runs are built rank by rank from bit masks (a run never reuses a card, so copies do
     not matter); one-deck sets come from a table by the other suits of the rank.
     """
-    starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    if only:
+        starts = only
+    else:
+        starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
     while starts:
         low = starts & -starts
         starts ^= low
@@ -162,4 +171,58 @@ def legal_plays(
                     offset = base + SET_OFFSET
                     out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
     out.sort()
+    return out
+
+
+#: WINDOW[r]: the kind bits of ranks r…r+4 (capped at the ace) in every suit: all a play
+#: whose first card has rank r can use (a run climbs at most four ranks, C4, C7; a set
+#: stays at rank r).
+WINDOW = tuple(
+    sum(1 << (s * 13 + q) for s in range(4) for q in range(r, min(r + 5, 13))) for r in range(13)
+)
+#: Plays by first card, worked out once: ``(first, run, set, kinds & WINDOW[rank])`` ->
+#: the sorted ids of the plays from that card (runs when ``run``, sets when ``set``).
+_FIRST_PLAYS: dict[tuple[int, bool, bool, int], tuple[int, ...]] = {}
+#: The most first-card entries kept (about 200 bytes each); past it the table starts over.
+FIRST_PLAYS_LIMIT = 100_000
+
+
+def one_deck_plays(
+    kinds: int, lobby_empty: bool, run_need: int, set_need: int, out: list[int]
+) -> list[int]:
+    """:func:`legal_plays` for a one-deck hand (no copies), the same list, faster.
+
+    A play from one first card depends only on the hand's cards within a few ranks of it
+    (:data:`WINDOW`), so each first card's plays are worked out once for those cards and
+    looked up afterwards. The ids come out sorted: first cards ascend, and each first
+    card's plays ascend (its one-card play, runs, sets).
+    """
+    starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    table = _FIRST_PLAYS
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        first = low.bit_length() - 1
+        rank = first % 13
+        run = lobby_empty or rank == run_need
+        same = lobby_empty or rank == set_need
+        key = (first, run, same, kinds & WINDOW[rank])
+        plays = table.get(key)
+        if plays is None:
+            if len(table) >= FIRST_PLAYS_LIMIT:
+                table.clear()
+            window = key[3]
+            plays = table[key] = tuple(
+                legal_plays(
+                    [],
+                    window,
+                    False,
+                    rank if run else -1,
+                    rank if same else -1,
+                    False,
+                    [],
+                    only=low,
+                )
+            )
+        out += plays
     return out
