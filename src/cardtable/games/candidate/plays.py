@@ -36,6 +36,7 @@ __all__ = [
     "LOBBY_BY_MASK",
     "ONLY_PASS",
     "RANK_KINDS",
+    "RANK_OF",
     "kind_bits",
     "legal_plays",
     "one_deck_plays",
@@ -53,6 +54,8 @@ ONLY_PASS = (PASS,)
 #: RANK_KINDS[r]: the kind bits of the four cards of rank index r (0 = 2 … 12 = A);
 #: index 13 (past the ace) and -1 (no rank) give 0.
 RANK_KINDS = (*(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)), 0)
+#: RANK_OF[k]: the rank index of kind k (``k % 13``), a table for the hot loops.
+RANK_OF = tuple(kind % 13 for kind in range(52))
 
 
 def kind_bits(hand: Sequence[int]) -> int:
@@ -174,15 +177,25 @@ def legal_plays(
     return out
 
 
-#: WINDOW[r]: the kind bits of ranks r…r+4 (capped at the ace) in every suit: all a play
-#: whose first card has rank r can use (a run climbs at most four ranks, C4, C7; a set
-#: stays at rank r).
-WINDOW = tuple(
-    sum(1 << (s * 13 + q) for s in range(4) for q in range(r, min(r + 5, 13))) for r in range(13)
+#: WINDOWS[shape][r], shape = 2·run + set: the kind bits a play whose first card has
+#: rank r can use: runs the ranks r+1…r+4 (capped at the ace: a run climbs at most four
+#: ranks, C4, C7), sets rank r (C7), in every suit.
+WINDOWS = tuple(
+    tuple(
+        sum(
+            1 << (s * 13 + q)
+            for s in range(4)
+            for q in range(r, min(r + 5, 13))
+            if (shape & 2 and q > r) or (shape & 1 and q == r)
+        )
+        for r in range(13)
+    )
+    for shape in range(4)
 )
-#: Plays by first card, worked out once: ``(first, run, set, kinds & WINDOW[rank])`` ->
-#: the sorted ids of the plays from that card (runs when ``run``, sets when ``set``).
-_FIRST_PLAYS: dict[tuple[int, bool, bool, int], tuple[int, ...]] = {}
+#: Plays by first card, worked out once: ``(first, shape, kinds & WINDOWS[shape][rank])``
+#: -> the sorted ids of the plays from that card (runs when ``shape & 2``, sets when
+#: ``shape & 1``).
+_FIRST_PLAYS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 #: The most first-card entries kept (about 200 bytes each); past it the table starts over.
 FIRST_PLAYS_LIMIT = 100_000
 
@@ -193,7 +206,7 @@ def one_deck_plays(
     """:func:`legal_plays` for a one-deck hand (no copies), the same list, faster.
 
     A play from one first card depends only on the hand's cards within a few ranks of it
-    (:data:`WINDOW`), so each first card's plays are worked out once for those cards and
+    (:data:`WINDOWS`), so each first card's plays are worked out once for those cards and
     looked up afterwards. The ids come out sorted: first cards ascend, and each first
     card's plays ascend (its one-card play, runs, sets).
     """
@@ -204,21 +217,19 @@ def one_deck_plays(
         starts ^= low
         first = low.bit_length() - 1
         rank = first % 13
-        run = lobby_empty or rank == run_need
-        same = lobby_empty or rank == set_need
-        key = (first, run, same, kinds & WINDOW[rank])
+        shape = 3 if lobby_empty else 2 if rank == run_need else 1
+        key = (first, shape, kinds & WINDOWS[shape][rank])
         plays = table.get(key)
         if plays is None:
             if len(table) >= FIRST_PLAYS_LIMIT:
                 table.clear()
-            window = key[3]
             plays = table[key] = tuple(
                 legal_plays(
                     [],
-                    window,
+                    key[2] | low,
                     False,
-                    rank if run else -1,
-                    rank if same else -1,
+                    rank if shape & 2 else -1,
+                    rank if shape & 1 else -1,
                     False,
                     [],
                     only=low,

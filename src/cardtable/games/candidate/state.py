@@ -67,6 +67,7 @@ from cardtable.games.candidate.plays import (
     LOBBY_BY_MASK,
     ONLY_PASS,
     RANK_KINDS,
+    RANK_OF,
     kind_bits,
     legal_plays,
     one_deck_plays,
@@ -639,9 +640,15 @@ class CandidateState(CandidatePosition):
             count = ranks[p]
             for kind in hands[p]:
                 count[kind % 13] += 1
+        # Tables and constants as locals (the loop reads them every move).
+        rank_of = RANK_OF
+        rank_kinds = RANK_KINDS
+        card_points = CARD_POINTS
+        play_base, play_stride, pass_ = PLAY_BASE, PLAY_STRIDE, PASS
+        lobby_piles, draw_piles = LOBBY_BY_MASK, DRAW_BY_MASK
         ended = False
         while budget:
-            if phase == PHASE_PLAY and lobby:
+            if lobby:  # only a trick has a lobby
                 # A trick: C7, C8 (pass, or cards continuing the lobby), as legal_actions,
                 # decided from the counts per rank where that is enough.
                 while budget:
@@ -650,7 +657,7 @@ class CandidateState(CandidatePosition):
                     at_run = count[run_need]
                     at_set = count[set_need]
                     if not (at_run or at_set):  # C8: a forced pass
-                        record(PASS)
+                        record(pass_)
                         if passes:
                             break  # two passes in a row end the trick
                         passes = 1
@@ -661,23 +668,23 @@ class CandidateState(CandidatePosition):
                         # No second card can follow: pass or a one-card play, in id order.
                         if at_run + at_set == 1:
                             if uniform() < 0.5:  # = (pass, play)[int(uniform() * 2)]
-                                action = PASS
+                                action = pass_
                             else:
                                 kind = (
-                                    present & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+                                    present & (rank_kinds[run_need] | rank_kinds[set_need])
                                 ).bit_length() - 1
-                                action = PLAY_BASE + kind * PLAY_STRIDE
+                                action = play_base + kind * play_stride
                         else:
-                            starts = present & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
-                            legal: Sequence[int] = [PASS]
+                            starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
+                            legal: Sequence[int] = [pass_]
                             while starts:
                                 low = starts & -starts
-                                legal.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
+                                legal.append(play_base + (low.bit_length() - 1) * play_stride)
                                 starts ^= low
                             action = legal[int(uniform() * len(legal))]
-                            kind = (action - PLAY_BASE) // PLAY_STRIDE
-                        if action == PASS:
-                            record(PASS)
+                            kind = (action - play_base) // play_stride
+                        if action == pass_:
+                            record(pass_)
                             if passes:
                                 break
                             passes = 1
@@ -687,7 +694,7 @@ class CandidateState(CandidatePosition):
                         record(action)
                         hands[player].remove(kind)
                         kinds[player] = present ^ (1 << kind)
-                        rank = kind % 13
+                        rank = rank_of[kind]
                         count[rank] -= 1
                         if rank == set_need:
                             run_need = -1
@@ -699,23 +706,23 @@ class CandidateState(CandidatePosition):
                         passes = 0
                         player = 1 - player
                         continue
-                    legal = one_deck_plays(present, False, run_need, set_need, [PASS])
+                    legal = one_deck_plays(present, False, run_need, set_need, [pass_])
                     action = legal[int(uniform() * len(legal))]
                     record(action)
-                    if action == PASS:
+                    if action == pass_:
                         if passes:
                             break
                         passes = 1
                         player = 1 - player
                         continue
                     # C6, C7: cards from hand continue the lobby.
-                    index = action - PLAY_BASE
+                    index = action - play_base
                     cards = PLAY_CARDS[index]
                     hand = hands[player]
                     for kind in cards:
                         hand.remove(kind)
                         present ^= 1 << kind
-                        count[kind % 13] -= 1
+                        count[rank_of[kind]] -= 1
                     kinds[player] = present
                     last = PLAY_LAST_RANK[index]
                     if PLAY_STEP[index] == 1 or (len(cards) == 1 and last != set_need):
@@ -736,11 +743,11 @@ class CandidateState(CandidatePosition):
                 else:  # C9, C15: the last placer takes the lobby and scores it
                     count = len(lobby)
                     if count == 1:
-                        score = CARD_POINTS[lobby[0]]
+                        score = card_points[lobby[0]]
                     elif lobby[0] % 13 == lobby[1] % 13:
                         score = count * count
                     else:
-                        score = sum(map(CARD_POINTS.__getitem__, lobby)) * count
+                        score = sum(map(card_points.__getitem__, lobby)) * count
                     self._captures[placer].append(tuple(lobby))
                     self._scores[placer] += score
                     leader = placer  # C11
@@ -761,20 +768,20 @@ class CandidateState(CandidatePosition):
                 budget -= 1
                 hand = hands[player]
                 if not hand:  # no cards: pass, and the opponent leads
-                    record(PASS)
+                    record(pass_)
                     leader = player = 1 - player
                     continue
                 legal = one_deck_plays(kinds[player], True, -1, -1, [])
                 action = legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0]
                 record(action)
-                index = action - PLAY_BASE
+                index = action - play_base
                 cards = PLAY_CARDS[index]
                 present = kinds[player]
                 count = ranks[player]
                 for kind in cards:
                     hand.remove(kind)
                     present ^= 1 << kind
-                    count[kind % 13] -= 1
+                    count[rank_of[kind]] -= 1
                 kinds[player] = present
                 last = PLAY_LAST_RANK[index]
                 step = PLAY_STEP[index]
@@ -789,7 +796,7 @@ class CandidateState(CandidatePosition):
             else:
                 # `lobby X` (C5, C11) or `draw X` (C10): the top card of pile X.
                 budget -= 1
-                legal = (LOBBY_BY_MASK if phase == PHASE_LOBBY else DRAW_BY_MASK)[mask]
+                legal = (lobby_piles if phase == PHASE_LOBBY else draw_piles)[mask]
                 action = legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0]
                 record(action)
                 pile = action & 3
@@ -801,7 +808,7 @@ class CandidateState(CandidatePosition):
                 kind = piles[pile][top]
                 if phase == PHASE_LOBBY:
                     lobby = [kind]
-                    rank = kind % 13
+                    rank = rank_of[kind]
                     run_need = rank + 1 if rank < 12 else -1
                     set_need = rank
                     phase = PHASE_PLAY
@@ -810,7 +817,7 @@ class CandidateState(CandidatePosition):
                 hand = hands[player]
                 hand.append(kind)
                 kinds[player] |= 1 << kind
-                ranks[player][kind % 13] += 1
+                ranks[player][rank_of[kind]] += 1
                 drawers.append(player)
                 if left:
                     if len(hand) < HAND_SIZE:
