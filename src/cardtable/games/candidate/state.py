@@ -676,12 +676,12 @@ class CandidateState(CandidatePosition):
                                 action = play_base + kind * play_stride
                         else:
                             starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
-                            legal: Sequence[int] = [pass_]
+                            singles = [pass_]
                             while starts:
                                 low = starts & -starts
-                                legal.append(play_base + (low.bit_length() - 1) * play_stride)
+                                singles.append(play_base + (low.bit_length() - 1) * play_stride)
                                 starts ^= low
-                            action = legal[int(uniform() * len(legal))]
+                            action = singles[int(uniform() * len(singles))]
                             kind = (action - play_base) // play_stride
                         if action == pass_:
                             record(pass_)
@@ -741,13 +741,13 @@ class CandidateState(CandidatePosition):
                 if placer < 0:  # C9: nobody played onto the turned card: discarded
                     self._discards.append(lobby[0])
                 else:  # C9, C15: the last placer takes the lobby and scores it
-                    count = len(lobby)
-                    if count == 1:
+                    size = len(lobby)
+                    if size == 1:
                         score = card_points[lobby[0]]
                     elif lobby[0] % 13 == lobby[1] % 13:
-                        score = count * count
+                        score = size * size
                     else:
-                        score = sum(map(card_points.__getitem__, lobby)) * count
+                        score = sum(map(card_points.__getitem__, lobby)) * size
                     self._captures[placer].append(tuple(lobby))
                     self._scores[placer] += score
                     leader = placer  # C11
@@ -796,8 +796,12 @@ class CandidateState(CandidatePosition):
             else:
                 # `lobby X` (C5, C11) or `draw X` (C10): the top card of pile X.
                 budget -= 1
-                legal = (lobby_piles if phase == PHASE_LOBBY else draw_piles)[mask]
-                action = legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0]
+                open_piles = (lobby_piles if phase == PHASE_LOBBY else draw_piles)[mask]
+                action = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
                 record(action)
                 pile = action & 3
                 top = tops[pile]
