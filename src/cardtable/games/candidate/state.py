@@ -793,10 +793,10 @@ class CandidateState(CandidatePosition):
                 passes = 0
                 player = 1 - player
                 continue
-            else:
-                # `lobby X` (C5, C11) or `draw X` (C10): the top card of pile X.
+            elif phase == PHASE_LOBBY:
+                # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
                 budget -= 1
-                open_piles = (lobby_piles if phase == PHASE_LOBBY else draw_piles)[mask]
+                open_piles = lobby_piles[mask]
                 action = (
                     open_piles[int(uniform() * len(open_piles))]
                     if len(open_piles) > 1
@@ -805,19 +805,35 @@ class CandidateState(CandidatePosition):
                 record(action)
                 pile = action & 3
                 top = tops[pile]
-                tops[pile] = top + 1
-                if top + 1 == pile_size:
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
                     mask &= ~(1 << pile)
                 left -= 1
                 kind = piles[pile][top]
-                if phase == PHASE_LOBBY:
-                    lobby = [kind]
-                    rank = rank_of[kind]
-                    run_need = rank + 1 if rank < 12 else -1
-                    set_need = rank
-                    phase = PHASE_PLAY
-                    player = leader
-                    continue
+                lobby = [kind]
+                rank = rank_of[kind]
+                run_need = rank + 1 if rank < 12 else -1
+                set_need = rank
+                phase = PHASE_PLAY
+                player = leader
+                continue
+            else:
+                # C10: `draw X` takes the top card of pile X into the drawer's hand.
+                budget -= 1
+                open_piles = draw_piles[mask]
+                action = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
+                record(action)
+                pile = action & 3
+                top = tops[pile]
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
+                    mask &= ~(1 << pile)
+                left -= 1
+                kind = piles[pile][top]
                 hand = hands[player]
                 hand.append(kind)
                 kinds[player] |= 1 << kind
