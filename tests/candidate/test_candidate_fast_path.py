@@ -2,8 +2,8 @@
 
 ``CandidateState.random_playout`` plays a one-deck deal in one loop of its own (the
 legal moves C7, C8, C10-C13 and the moves inlined, ``docs/rules/candidate.en.md``);
-``one_deck_plays`` looks plays up per first card. Both must give exactly what the
-checked ``apply`` and ``legal_plays`` give.
+``one_deck_plays`` looks plays up per first card, ``one_deck_leads`` per hand. They
+must give exactly what the checked ``apply`` and ``legal_plays`` give.
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.games.candidate import CandidateOptions, CandidateState
-from cardtable.games.candidate.plays import kind_bits, legal_plays, one_deck_plays
+from cardtable.games.candidate.plays import (
+    kind_bits,
+    legal_plays,
+    one_deck_leads,
+    one_deck_plays,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -110,3 +115,5 @@ def test_one_deck_plays_equal_legal_plays(
     expected = legal_plays(hand, kinds, lobby_empty, run_need, set_need, False, list(start))
     for _ in range(2):
         assert one_deck_plays(kinds, lobby_empty, run_need, set_need, list(start)) == expected
+        if lobby_empty:
+            assert list(one_deck_leads(kinds)) == expected

@@ -39,6 +39,7 @@ __all__ = [
     "RANK_OF",
     "kind_bits",
     "legal_plays",
+    "one_deck_leads",
     "one_deck_plays",
 ]
 
@@ -237,3 +238,18 @@ def one_deck_plays(
             )
         out += plays
     return out
+
+
+#: Every play from a whole one-deck hand onto an empty lobby (C12), by the hand's kind
+#: bits: a lead from hand at the end of a deal, looked up once worked out.
+_LEADS: dict[int, tuple[int, ...]] = {}
+
+
+def one_deck_leads(kinds: int) -> tuple[int, ...]:
+    """``one_deck_plays(kinds, True, -1, -1, [])`` as a tuple, kept per hand (C12)."""
+    leads = _LEADS.get(kinds)
+    if leads is None:
+        if len(_LEADS) >= FIRST_PLAYS_LIMIT:
+            _LEADS.clear()
+        leads = _LEADS[kinds] = tuple(one_deck_plays(kinds, True, -1, -1, []))
+    return leads

@@ -70,6 +70,7 @@ from cardtable.games.candidate.plays import (
     RANK_OF,
     kind_bits,
     legal_plays,
+    one_deck_leads,
     one_deck_plays,
 )
 from cardtable.games.candidate.position import (
@@ -623,6 +624,9 @@ class CandidateState(CandidatePosition):
         pile_size = self._pile_size
         record = self._moves.append
         drawers = self._drawers
+        discards = self._discards
+        captures = self._captures
+        scores = self._scores
         phase = self._phase
         player = self._player
         left = self._left
@@ -739,17 +743,17 @@ class CandidateState(CandidatePosition):
                     break  # the moves ran out within the trick
                 # C8, C9: the trick is over (as _end_trick).
                 if placer < 0:  # C9: nobody played onto the turned card: discarded
-                    self._discards.append(lobby[0])
+                    discards.append(lobby[0])
                 else:  # C9, C15: the last placer takes the lobby and scores it
                     size = len(lobby)
                     if size == 1:
                         score = card_points[lobby[0]]
-                    elif lobby[0] % 13 == lobby[1] % 13:
+                    elif rank_of[lobby[0]] == rank_of[lobby[1]]:
                         score = size * size
                     else:
                         score = sum(map(card_points.__getitem__, lobby)) * size
-                    self._captures[placer].append(tuple(lobby))
-                    self._scores[placer] += score
+                    captures[placer].append(tuple(lobby))
+                    scores[placer] += score
                     leader = placer  # C11
                     if left:  # C10: the taker draws up to five, then the opponent
                         if len(hands[placer]) < HAND_SIZE:
@@ -771,8 +775,8 @@ class CandidateState(CandidatePosition):
                     record(pass_)
                     leader = player = 1 - player
                     continue
-                legal = one_deck_plays(kinds[player], True, -1, -1, [])
-                action = legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0]
+                leads = one_deck_leads(kinds[player])
+                action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
                 record(action)
                 index = action - play_base
                 cards = PLAY_CARDS[index]
