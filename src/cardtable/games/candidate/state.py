@@ -650,13 +650,15 @@ class CandidateState(CandidatePosition):
         card_points = CARD_POINTS
         play_base, play_stride, pass_ = PLAY_BASE, PLAY_STRIDE, PASS
         lobby_piles, draw_piles = LOBBY_BY_MASK, DRAW_BY_MASK
+        # Without a cut the budget stays -1 (a tick of 0): no new int object a move.
+        tick = 0 if moves is None else 1
         ended = False
         while budget:
             if lobby:  # only a trick has a lobby
                 # A trick: C7, C8 (pass, or cards continuing the lobby), as legal_actions,
                 # decided from the counts per rank where that is enough.
                 while budget:
-                    budget -= 1
+                    budget -= tick
                     count = ranks[player]
                     at_run = count[run_need]
                     at_set = count[set_need]
@@ -769,7 +771,7 @@ class CandidateState(CandidatePosition):
                 lobby = []
             elif phase == PHASE_PLAY:
                 # C12: empty piles and an empty lobby: the leader starts it from hand.
-                budget -= 1
+                budget -= tick
                 hand = hands[player]
                 if not hand:  # no cards: pass, and the opponent leads
                     record(pass_)
@@ -799,7 +801,7 @@ class CandidateState(CandidatePosition):
                 continue
             elif phase == PHASE_LOBBY:
                 # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
-                budget -= 1
+                budget -= tick
                 open_piles = lobby_piles[mask]
                 action = (
                     open_piles[int(uniform() * len(open_piles))]
@@ -823,7 +825,7 @@ class CandidateState(CandidatePosition):
                 continue
             else:
                 # C10: `draw X` takes the top card of pile X into the drawer's hand.
-                budget -= 1
+                budget -= tick
                 open_piles = draw_piles[mask]
                 action = (
                     open_piles[int(uniform() * len(open_piles))]
