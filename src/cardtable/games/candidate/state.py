@@ -20,6 +20,11 @@ Two ways to make a move:
   in :meth:`legal_actions`, no checks, no events. For search and playouts; an illegal id
   leaves the state undefined.
 
+A search plays whole playouts with :meth:`CandidateState.random_playout`: uniformly
+random moves on the unchecked path, a one-deck deal played in one loop of its own
+(the legal moves and the moves inlined); it reaches exactly the state the checked
+:meth:`~CandidateState.apply` reaches with the same moves (``tests/candidate``).
+
 The state is a :class:`~cardtable.games.candidate.position.CandidatePosition` (the
 match's facts and what is read from them) plus the moves; the package's other modules
 deal, list the legal plays, explain refusals, build views, resample and write records.
