@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -67,11 +68,15 @@ def openspiel_bot(game: Any, seed: int, simulations: int, numpy_rollouts: bool =
     )
 
 
+#: The like-for-like search: playouts as long as OpenSpiel's, the same reward.
+EQUAL = "ours, to the deal's end, win/loss"
+#: The goal for :data:`EQUAL` against the baseline (issue 17).
+GOAL = 10.0
+
+
 #: The searches timed at each position: name -> how to run one (game, engine, seed, n).
 SEARCHES: dict[str, Callable[[Any, CandidateState, int, int], None]] = {
-    "ours, to the deal's end, win/loss": lambda game, engine, seed, n: _ours(
-        engine, seed, n, None, "win"
-    ),
+    EQUAL: lambda game, engine, seed, n: _ours(engine, seed, n, None, "win"),
     "ours, to the deal's end, margin": lambda game, engine, seed, n: _ours(
         engine, seed, n, None, "margin"
     ),
@@ -121,17 +126,27 @@ def speed(positions: int, simulations: int) -> dict[str, list[float]]:
 
 
 def speed_table(rates: dict[str, list[float]], simulations: int) -> str:
-    """Each search's median simulations/s and its paired median ratio to the baseline."""
+    """Each search's median simulations/s and its paired median ratio to the baseline,
+    then the like-for-like ratio against the goal, with the load average of the run."""
     rounds = len(rates[BASELINE])
     lines = [
-        f"rl: ISMCTS at {simulations} simulations a move, {rounds} mid-deal positions "
-        "(paired rounds, medians); OpenSpiel's rollouts play to the match's end, here the "
-        "deal's end, and back up win/loss",
+        f"rl: ISMCTS at {simulations} simulations a move (equal simulations), {rounds} "
+        "mid-deal positions (paired rounds, medians); OpenSpiel's rollouts play to the "
+        "match's end, here the deal's end, and back up win/loss",
         f"  {'search':<40} {'simulations/s':>14} {'vs OpenSpiel':>13}",
     ]
+    ratios = {}
     for name, values in rates.items():
         ratio = statistics.median(a / b for a, b in zip(values, rates[BASELINE], strict=True))
+        ratios[name] = ratio
         lines.append(f"  {name:<40} {statistics.median(values):>14,.0f} {ratio:>12.1f}x")
+    load = os.getloadavg()
+    lines.append(
+        f"  at equal playout length, reward and simulations ({EQUAL}): "
+        f"{ratios[EQUAL]:.1f}x OpenSpiel's ISMCTSBot (goal {GOAL:.0f}x: "
+        f"{'met' if ratios[EQUAL] >= GOAL else 'not met'}); load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores"
+    )
     return "\n".join(lines)
 
 
@@ -225,8 +240,8 @@ def strength(pairs: int, seconds: float, first_seed: int = 1000) -> dict[str, An
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=5)
-    parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument("--positions", type=int, default=9)
+    parser.add_argument("--simulations", type=int, default=300)
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.02)
     args = parser.parse_args(argv if argv is not None else [])

@@ -120,6 +120,7 @@ class IsmctsBot:
         judge = _win if self.reward == "win" else _reward
         log = math.log
         sqrt = math.sqrt
+        exploration = EXPLORATION
         for iteration in range(self.budget.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
@@ -148,7 +149,7 @@ class IsmctsBot:
                 for c in known:
                     c.availability += 1
                     visits = c.visits
-                    score = c.total / visits + EXPLORATION * sqrt(log(c.availability) / visits)
+                    score = c.total / visits + exploration * sqrt(log(c.availability) / visits)
                     if score > best_score:
                         best_score = score
                         best = c
@@ -159,9 +160,10 @@ class IsmctsBot:
             state.random_playout(uniform, depth)
             totals = state.totals()
             reward0 = judge((totals[0] - base[0]) - (totals[1] - base[1]))
+            rewards = (reward0, -reward0)  # by mover
             for n in path[1:]:
                 n.visits += 1
-                n.total += reward0 if n.mover == 0 else -reward0
+                n.total += rewards[n.mover]
             root.visits += 1
         return root
 

@@ -36,8 +36,11 @@ __all__ = [
     "LOBBY_BY_MASK",
     "ONLY_PASS",
     "RANK_KINDS",
+    "RANK_OF",
     "kind_bits",
     "legal_plays",
+    "one_deck_leads",
+    "one_deck_plays",
 ]
 
 #: Legal `lobby X` / `draw X` ids for each mask of non-empty piles (bit X set: pile X).
@@ -52,6 +55,8 @@ ONLY_PASS = (PASS,)
 #: RANK_KINDS[r]: the kind bits of the four cards of rank index r (0 = 2 … 12 = A);
 #: index 13 (past the ace) and -1 (no rank) give 0.
 RANK_KINDS = (*(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)), 0)
+#: RANK_OF[k]: the rank index of kind k (``k % 13``), a table for the hot loops.
+RANK_OF = tuple(kind % 13 for kind in range(52))
 
 
 def kind_bits(hand: Sequence[int]) -> int:
@@ -106,6 +111,7 @@ def legal_plays(
     set_need: int,
     multi: bool,
     out: list[int],
+    only: int = 0,
 ) -> list[int]:
     """C7, C12: add every play from ``hand`` onto the lobby to ``out``; return it sorted.
 
@@ -113,10 +119,17 @@ def legal_plays(
     card must have to continue the lobby as a run/set (-1: that shape cannot continue
     it); with an empty lobby any card starts. ``multi``: several decks (copies).
 
+    ``only``, when not 0, is the bit of the one first card to consider, and
+    ``run_need``/``set_need`` then say whether runs/sets start from its rank (its rank:
+    yes, -1: no); :func:`one_deck_plays` uses it.
+
     Runs are built rank by rank from bit masks (a run never reuses a card, so copies do
     not matter); one-deck sets come from a table by the other suits of the rank.
     """
-    starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    if only:
+        starts = only
+    else:
+        starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
     while starts:
         low = starts & -starts
         starts ^= low
@@ -163,3 +176,80 @@ def legal_plays(
                     out.extend([offset + t for t in _SET_TAILS_BY_MASK[_suit_mask(others, rank)]])
     out.sort()
     return out
+
+
+#: WINDOWS[shape][r], shape = 2·run + set: the kind bits a play whose first card has
+#: rank r can use: runs the ranks r+1…r+4 (capped at the ace: a run climbs at most four
+#: ranks, C4, C7), sets rank r (C7), in every suit.
+WINDOWS = tuple(
+    tuple(
+        sum(
+            1 << (s * 13 + q)
+            for s in range(4)
+            for q in range(r, min(r + 5, 13))
+            if (shape & 2 and q > r) or (shape & 1 and q == r)
+        )
+        for r in range(13)
+    )
+    for shape in range(4)
+)
+#: Plays by first card, worked out once: ``(first, shape, kinds & WINDOWS[shape][rank])``
+#: -> the sorted ids of the plays from that card (runs when ``shape & 2``, sets when
+#: ``shape & 1``).
+_FIRST_PLAYS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+#: The most first-card entries kept (about 200 bytes each); past it the table starts over.
+FIRST_PLAYS_LIMIT = 100_000
+
+
+def one_deck_plays(
+    kinds: int, lobby_empty: bool, run_need: int, set_need: int, out: list[int]
+) -> list[int]:
+    """:func:`legal_plays` for a one-deck hand (no copies), the same list, faster.
+
+    A play from one first card depends only on the hand's cards within a few ranks of it
+    (:data:`WINDOWS`), so each first card's plays are worked out once for those cards and
+    looked up afterwards. The ids come out sorted: first cards ascend, and each first
+    card's plays ascend (its one-card play, runs, sets).
+    """
+    starts = kinds if lobby_empty else kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    table = _FIRST_PLAYS
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        first = low.bit_length() - 1
+        rank = first % 13
+        shape = 3 if lobby_empty else 2 if rank == run_need else 1
+        key = (first, shape, kinds & WINDOWS[shape][rank])
+        plays = table.get(key)
+        if plays is None:
+            if len(table) >= FIRST_PLAYS_LIMIT:
+                table.clear()
+            plays = table[key] = tuple(
+                legal_plays(
+                    [],
+                    key[2] | low,
+                    False,
+                    rank if shape & 2 else -1,
+                    rank if shape & 1 else -1,
+                    False,
+                    [],
+                    only=low,
+                )
+            )
+        out += plays
+    return out
+
+
+#: Every play from a whole one-deck hand onto an empty lobby (C12), by the hand's kind
+#: bits: a lead from hand at the end of a deal, looked up once worked out.
+_LEADS: dict[int, tuple[int, ...]] = {}
+
+
+def one_deck_leads(kinds: int) -> tuple[int, ...]:
+    """``one_deck_plays(kinds, True, -1, -1, [])`` as a tuple, kept per hand (C12)."""
+    leads = _LEADS.get(kinds)
+    if leads is None:
+        if len(_LEADS) >= FIRST_PLAYS_LIMIT:
+            _LEADS.clear()
+        leads = _LEADS[kinds] = tuple(one_deck_plays(kinds, True, -1, -1, []))
+    return leads

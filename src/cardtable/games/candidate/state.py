@@ -20,6 +20,11 @@ Two ways to make a move:
   in :meth:`legal_actions`, no checks, no events. For search and playouts; an illegal id
   leaves the state undefined.
 
+A search plays whole playouts with :meth:`CandidateState.random_playout`: uniformly
+random moves on the unchecked path, a one-deck deal played in one loop of its own
+(the legal moves and the moves inlined); it reaches exactly the state the checked
+:meth:`~CandidateState.apply` reaches with the same moves (``tests/candidate``).
+
 The state is a :class:`~cardtable.games.candidate.position.CandidatePosition` (the
 match's facts and what is read from them) plus the moves; the package's other modules
 deal, list the legal plays, explain refusals, build views, resample and write records.
@@ -67,8 +72,11 @@ from cardtable.games.candidate.plays import (
     LOBBY_BY_MASK,
     ONLY_PASS,
     RANK_KINDS,
+    RANK_OF,
     kind_bits,
     legal_plays,
+    one_deck_leads,
+    one_deck_plays,
 )
 from cardtable.games.candidate.position import (
     PHASE_DEAL,
@@ -266,15 +274,19 @@ class CandidateState(CandidatePosition):
                         plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
                         starts ^= low
                     legal = self._legal = plays
-                else:
+                elif self._multi:
                     legal = self._legal = legal_plays(
                         self._hands[player],
                         self._kinds[player],
                         False,
                         run_need,
                         set_need,
-                        self._multi,
+                        True,
                         [PASS],
+                    )
+                else:
+                    legal = self._legal = one_deck_plays(
+                        self._kinds[player], False, run_need, set_need, [PASS]
                     )
             else:
                 legal = self._legal = self._compute_legal()
@@ -300,12 +312,14 @@ class CandidateState(CandidatePosition):
                 # with an empty hand.
                 if not hand:
                     return ONLY_PASS
-                return legal_plays(hand, self._kinds[self._player], True, -1, -1, self._multi, [])
+                if not self._multi:
+                    return one_deck_plays(self._kinds[self._player], True, -1, -1, [])
+                return legal_plays(hand, self._kinds[self._player], True, -1, -1, True, [])
             # C8: passing is always allowed onto a lobby.
             kinds = self._kinds[self._player]
-            return legal_plays(
-                hand, kinds, False, self._run_need, self._set_need, self._multi, [PASS]
-            )
+            if not self._multi:
+                return one_deck_plays(kinds, False, self._run_need, self._set_need, [PASS])
+            return legal_plays(hand, kinds, False, self._run_need, self._set_need, True, [PASS])
         if phase == PHASE_DRAW:
             return DRAW_BY_MASK[self._mask]
         if phase == PHASE_LOBBY:
@@ -592,16 +606,291 @@ class CandidateState(CandidatePosition):
         match ends, or after ``moves`` moves: the playout of a search.
 
         ``uniform`` gives floats in [0, 1) (e.g. ``rng.random``); a move is
-        ``legal[int(uniform() * len(legal))]``, uniform over the legal moves.
+        ``legal[int(uniform() * len(legal))]``, uniform over the legal moves in
+        :meth:`legal_actions` order; a forced move (one legal) takes no ``uniform()``
+        (nearly half the moves of a playout are forced passes). The result is exactly
+        the state that :meth:`apply_action` (or the checked :meth:`apply`) reaches with
+        the same moves; ``tests/candidate`` checks that over random games.
+
+        For speed, a one-deck deal already dealt is played in one loop over local
+        variables (the legal moves and :meth:`apply_action` inlined, a trick in its own
+        inner loop, no method call a move) and written back once; other states take
+        the move-by-move loop.
         """
+        budget = -1 if moves is None else moves
+        if self._multi or self._phase in (PHASE_DEAL, PHASE_OVER):
+            self._playout_by_moves(uniform, budget)
+            return
+        # The state, in locals. Lists are changed in place; scalars are written back.
+        hands = self._hands
+        kinds = self._kinds
+        tops = self._tops
+        piles = self._piles
+        pile_size = self._pile_size
+        record = self._moves.append
+        drawers = self._drawers
+        discards = self._discards
+        captures = self._captures
+        scores = self._scores
+        phase = self._phase
+        player = self._player
+        left = self._left
+        mask = self._mask
+        lobby = self._lobby
+        run_need = self._run_need
+        set_need = self._set_need
+        placer = self._placer
+        passes = self._passes
+        leader = self._leader
+        # Cards held per rank index, two more entries always 0: index 13 (past the ace)
+        # and -1 (no rank), so a need of -1 or 13 counts nothing.
+        ranks = [[0] * 15, [0] * 15]
+        for p in (0, 1):
+            count = ranks[p]
+            for kind in hands[p]:
+                count[kind % 13] += 1
+        # Tables and constants as locals (the loop reads them every move).
+        rank_of = RANK_OF
+        rank_kinds = RANK_KINDS
+        card_points = CARD_POINTS
+        play_base, play_stride, pass_ = PLAY_BASE, PLAY_STRIDE, PASS
+        lobby_piles, draw_piles = LOBBY_BY_MASK, DRAW_BY_MASK
+        # Without a cut the budget stays -1 (a tick of 0): no new int object a move.
+        tick = 0 if moves is None else 1
+        ended = False
+        while budget:
+            if lobby:  # only a trick has a lobby
+                # A trick: C7, C8 (pass, or cards continuing the lobby), as legal_actions,
+                # decided from the counts per rank where that is enough.
+                while budget:
+                    budget -= tick
+                    count = ranks[player]
+                    at_run = count[run_need]
+                    at_set = count[set_need]
+                    if not (at_run or at_set):  # C8: a forced pass
+                        record(pass_)
+                        if passes:
+                            break  # two passes in a row end the trick
+                        passes = 1
+                        player = 1 - player
+                        continue
+                    present = kinds[player]
+                    if at_set < 2 and not (at_run and count[run_need + 1]):
+                        # No second card can follow: pass or a one-card play, in id order.
+                        if at_run + at_set == 1:
+                            if uniform() < 0.5:  # = (pass, play)[int(uniform() * 2)]
+                                action = pass_
+                            else:
+                                kind = (
+                                    present & (rank_kinds[run_need] | rank_kinds[set_need])
+                                ).bit_length() - 1
+                                action = play_base + kind * play_stride
+                        else:
+                            starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
+                            singles = [pass_]
+                            while starts:
+                                low = starts & -starts
+                                singles.append(play_base + (low.bit_length() - 1) * play_stride)
+                                starts ^= low
+                            action = singles[int(uniform() * len(singles))]
+                            kind = (action - play_base) // play_stride
+                        if action == pass_:
+                            record(pass_)
+                            if passes:
+                                break
+                            passes = 1
+                            player = 1 - player
+                            continue
+                        # C6, C7: one card continues the lobby, as a set or a run.
+                        record(action)
+                        hands[player].remove(kind)
+                        kinds[player] = present ^ (1 << kind)
+                        rank = rank_of[kind]
+                        count[rank] -= 1
+                        if rank == set_need:
+                            run_need = -1
+                        else:
+                            run_need = rank + 1 if rank < 12 else -1
+                            set_need = -1
+                        lobby.append(kind)
+                        placer = player
+                        passes = 0
+                        player = 1 - player
+                        continue
+                    legal = one_deck_plays(present, False, run_need, set_need, [pass_])
+                    action = legal[int(uniform() * len(legal))]
+                    record(action)
+                    if action == pass_:
+                        if passes:
+                            break
+                        passes = 1
+                        player = 1 - player
+                        continue
+                    # C6, C7: cards from hand continue the lobby.
+                    index = action - play_base
+                    cards = PLAY_CARDS[index]
+                    hand = hands[player]
+                    for kind in cards:
+                        hand.remove(kind)
+                        present ^= 1 << kind
+                        count[rank_of[kind]] -= 1
+                    kinds[player] = present
+                    last = PLAY_LAST_RANK[index]
+                    if PLAY_STEP[index] == 1 or (len(cards) == 1 and last != set_need):
+                        run_need = last + 1 if last < 12 else -1  # a run
+                        set_need = -1
+                    else:  # a set: every card of this rank
+                        run_need = -1
+                        set_need = last
+                    lobby.extend(cards)
+                    placer = player
+                    passes = 0
+                    player = 1 - player
+                else:
+                    break  # the moves ran out within the trick
+                # C8, C9: the trick is over (as _end_trick).
+                if placer < 0:  # C9: nobody played onto the turned card: discarded
+                    discards.append(lobby[0])
+                else:  # C9, C15: the last placer takes the lobby and scores it
+                    size = len(lobby)
+                    if size == 1:
+                        score = card_points[lobby[0]]
+                    elif rank_of[lobby[0]] == rank_of[lobby[1]]:
+                        score = size * size
+                    else:
+                        score = sum(map(card_points.__getitem__, lobby)) * size
+                    captures[placer].append(tuple(lobby))
+                    scores[placer] += score
+                    leader = placer  # C11
+                    if left:  # C10: the taker draws up to five, then the opponent
+                        if len(hands[placer]) < HAND_SIZE:
+                            phase = PHASE_DRAW
+                            player = placer
+                            lobby = []
+                            continue
+                        if len(hands[1 - placer]) < HAND_SIZE:
+                            phase = PHASE_DRAW
+                            player = 1 - placer
+                            lobby = []
+                            continue
+                lobby = []
+            elif phase == PHASE_PLAY:
+                # C12: empty piles and an empty lobby: the leader starts it from hand.
+                budget -= tick
+                hand = hands[player]
+                if not hand:  # no cards: pass, and the opponent leads
+                    record(pass_)
+                    leader = player = 1 - player
+                    continue
+                leads = one_deck_leads(kinds[player])
+                action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
+                record(action)
+                index = action - play_base
+                cards = PLAY_CARDS[index]
+                present = kinds[player]
+                count = ranks[player]
+                for kind in cards:
+                    hand.remove(kind)
+                    present ^= 1 << kind
+                    count[rank_of[kind]] -= 1
+                kinds[player] = present
+                last = PLAY_LAST_RANK[index]
+                step = PLAY_STEP[index]
+                # A run (step 1), a set (step 2), or one card, which leaves both open.
+                run_need = -1 if step == 2 or last == 12 else last + 1
+                set_need = -1 if step == 1 else last
+                lobby = list(cards)
+                placer = player
+                passes = 0
+                player = 1 - player
+                continue
+            elif phase == PHASE_LOBBY:
+                # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
+                budget -= tick
+                open_piles = lobby_piles[mask]
+                action = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
+                record(action)
+                pile = action & 3
+                top = tops[pile]
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
+                    mask &= ~(1 << pile)
+                left -= 1
+                kind = piles[pile][top]
+                lobby = [kind]
+                rank = rank_of[kind]
+                run_need = rank + 1 if rank < 12 else -1
+                set_need = rank
+                phase = PHASE_PLAY
+                player = leader
+                continue
+            else:
+                # C10: `draw X` takes the top card of pile X into the drawer's hand.
+                budget -= tick
+                open_piles = draw_piles[mask]
+                action = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
+                record(action)
+                pile = action & 3
+                top = tops[pile]
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
+                    mask &= ~(1 << pile)
+                left -= 1
+                kind = piles[pile][top]
+                hand = hands[player]
+                hand.append(kind)
+                kinds[player] |= 1 << kind
+                ranks[player][rank_of[kind]] += 1
+                drawers.append(player)
+                if left:
+                    if len(hand) < HAND_SIZE:
+                        continue
+                    if player == leader and len(hands[1 - player]) < HAND_SIZE:
+                        player = 1 - player
+                        continue
+            # As _need_lobby: C11 turn a lobby card; C12 lead from hand; C13 deal over.
+            passes = 0
+            placer = -1
+            if left:
+                phase = PHASE_LOBBY
+                player = 1 - leader
+            elif hands[0] or hands[1]:
+                phase = PHASE_PLAY
+                player = leader
+            else:
+                ended = True
+                break
+        self._phase = phase
+        self._player = player
+        self._left = left
+        self._mask = mask
+        self._lobby = lobby
+        self._run_need = run_need
+        self._set_need = set_need
+        self._placer = placer
+        self._passes = passes
+        self._leader = leader
+        self._legal = None
+        if ended:
+            self._end_deal()
+
+    def _playout_by_moves(self, uniform: Callable[[], float], budget: int) -> None:
+        """:meth:`random_playout` one :meth:`apply_action` at a time (any state)."""
         deal = self._deal_index
         apply = self.apply_action
         compute = self.legal_actions
-        left = -1 if moves is None else moves
-        while left and self._phase != PHASE_OVER and self._deal_index == deal:
+        while budget and self._phase != PHASE_OVER and self._deal_index == deal:
             legal = self._legal or compute()  # computed (and cached) when not cached
-            apply(legal[int(uniform() * len(legal))])
-            left -= 1
+            apply(legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0])
+            budget -= 1
 
     # -- records ----------------------------------------------------------------------
 

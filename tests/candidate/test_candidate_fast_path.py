@@ -1,0 +1,119 @@
+"""The search fast path agrees with the checked path over random games.
+
+``CandidateState.random_playout`` plays a one-deck deal in one loop of its own (the
+legal moves C7, C8, C10-C13 and the moves inlined, ``docs/rules/candidate.en.md``);
+``one_deck_plays`` looks plays up per first card, ``one_deck_leads`` per hand. They
+must give exactly what the checked ``apply`` and ``legal_plays`` give.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.plays import (
+    kind_bits,
+    legal_plays,
+    one_deck_leads,
+    one_deck_plays,
+)
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+#: seed, decks, deals, moves made before the playout, the playout's seed, its cut.
+games = st.tuples(
+    st.integers(0, 10**6),
+    st.integers(1, 2),
+    st.integers(1, 3),
+    st.integers(0, 140),
+    st.integers(0, 10**6),
+    st.one_of(st.none(), st.integers(0, 60)),
+)
+
+
+def checked_playout(state: CandidateState, uniform: Callable[[], float], moves: int | None) -> None:
+    """The playout's rule on the checked path: ``legal[int(uniform() * len(legal))]``
+    with ``apply`` (which refuses an illegal move), a forced move taking no number, until
+    the deal or the match ends or after ``moves`` moves."""
+    deal = state.deal_number
+    left = -1 if moves is None else moves
+    while left and not state.is_terminal() and state.deal_number == deal:
+        legal = state.legal_actions()
+        state.apply(legal[0] if len(legal) == 1 else legal[int(uniform() * len(legal))])
+        left -= 1
+
+
+def reach(game: tuple[int, int, int, int, int, int | None]) -> CandidateState:
+    seed, decks, deals, before, _, _ = game
+    state = CandidateState.new(seed, CandidateOptions(decks=decks, deals=deals))
+    rng = random.Random(seed)
+    for _ in range(before):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@SETTINGS
+@given(games)
+def test_random_playout_reaches_the_state_of_checked_moves(
+    game: tuple[int, int, int, int, int, int | None],
+) -> None:
+    """The same numbers give the same moves and exactly the same state (C7-C13)."""
+    start = reach(game)
+    fast, checked = start.clone(), start.clone()
+    fast.random_playout(random.Random(game[4]).random, game[5])
+    checked_playout(checked, random.Random(game[4]).random, game[5])
+    assert fast == checked
+    assert fast.legal_actions() == checked.legal_actions()
+    assert fast.totals() == checked.totals()
+    assert fast.history == checked.history
+
+
+@SETTINGS
+@given(games)
+def test_every_move_of_a_playout_is_legal_on_the_checked_path(
+    game: tuple[int, int, int, int, int, int | None],
+) -> None:
+    """The moves a playout records replay through ``apply`` to the same state."""
+    start = reach(game)
+    fast = start.clone()
+    fast.random_playout(random.Random(game[4]).random, game[5])
+    finished = len(fast.history) > len(start.history)
+    deal_moves = fast.history[len(start.history)].moves if finished else tuple(fast.moves)
+    played = deal_moves[len(start.moves) :]
+    if game[5] is not None:
+        assert len(played) <= game[5]
+    replay = start.clone()
+    for action in played:
+        replay.apply(action)  # raises IllegalMove on an illegal move
+    if finished:
+        assert replay.history == fast.history
+    assert replay == fast
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=0, max_size=5, unique=True),
+    st.booleans(),
+    st.integers(-1, 12),
+    st.integers(-1, 12),
+)
+def test_one_deck_plays_equal_legal_plays(
+    hand: list[int], lobby_empty: bool, run_need: int, set_need: int
+) -> None:
+    """Plays looked up per first card equal the plays worked out in full (C7, C8, C12),
+    the second time (from the table) as the first."""
+    if run_need == set_need:
+        set_need = -1
+    start = [] if lobby_empty else [12]
+    kinds = kind_bits(hand)
+    expected = legal_plays(hand, kinds, lobby_empty, run_need, set_need, False, list(start))
+    for _ in range(2):
+        assert one_deck_plays(kinds, lobby_empty, run_need, set_need, list(start)) == expected
+        if lobby_empty:
+            assert list(one_deck_leads(kinds)) == expected
