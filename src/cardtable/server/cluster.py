@@ -63,6 +63,7 @@ from cardtable.server.connection import Connection
 from cardtable.server.core import refusal
 from cardtable.server.leases import Lease
 from cardtable.server.settings import Settings
+from cardtable.server.timing import MoveTiming, is_move
 
 if TYPE_CHECKING:
     from cardtable.server.runtime import Hub
@@ -139,8 +140,16 @@ class Cluster:
         self.me = settings.instance or instance_id()
         self.lease = settings.lease_seconds
         self.every = settings.renew_seconds
+        self.drain_seconds = settings.drain_seconds
+        #: SIGTERM received: the health check answers 503 (a proxy stops sending
+        #: newcomers) while the process still serves for ``drain_seconds``.
+        self.stopping = False
+        #: Handing over: no table is taken any more, new sockets are sent elsewhere.
         self.draining = False
         self.app: ASGIApp | None = None
+        #: The owner times relayed moves too (frame in to the last message queued for
+        #: publishing), when ``time_moves`` is on.
+        self.timing: MoveTiming | None = None
         self.redis: Redis | None = None
         self._sub: Redis | None = None
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
@@ -174,7 +183,8 @@ class Cluster:
         self._tasks = [
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._publish()),
-            asyncio.create_task(self._tick_loop()),
+            asyncio.create_task(self._every(self._renew)),
+            asyncio.create_task(self._every(self._claim_orphans)),
         ]
         log.info("instance %s joined the cluster", self.me)
 
@@ -362,19 +372,21 @@ class Cluster:
         assert self.redis is not None
         await self.redis.set(self.key("alive", self.me), "1", px=max(1, int(self.lease * 1000)))
 
-    async def _tick_loop(self) -> None:
+    async def _every(self, step: Callable[[], Awaitable[None]]) -> None:
+        """Run ``step`` every ``renew_seconds`` (renewing apart from claiming, so a long
+        takeover never delays this process's own renewals)."""
         while True:
             try:
-                await self._tick()
+                await step()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster tick failed")
+                log.exception("cluster step %s failed", getattr(step, "__name__", step))
             await asyncio.sleep(self.every * random.uniform(0.8, 1.2))
 
-    async def _tick(self) -> None:
-        """Renew this process's leases (dropping tables lost meanwhile), end the relayed
-        connections of dead processes, and claim tables nobody holds."""
+    async def _renew(self) -> None:
+        """Renew this process's leases (dropping tables lost meanwhile) and end the
+        relayed connections of dead processes."""
         assert self.redis is not None
         await self._alive()
         owned = [t for t, live in self.hub.tables.items() if live.fence is not None]
@@ -403,6 +415,9 @@ class Cluster:
             for link in self._links.values():
                 if link.owner in dead:
                     link.out.put_nowait((RECONNECT, "the table moved"))
+
+    async def _claim_orphans(self) -> None:
+        """Claim the tables nobody holds (their owner died or let them go)."""
         if self.draining:
             return
         now = time.time()
@@ -440,8 +455,11 @@ class Cluster:
                 raw = await remote.inbox.get()
                 if raw is None:
                     break
+                start = time.perf_counter()
                 try:
                     await hub.handle(live, conn, raw)
+                    if self.timing is not None and is_move(raw):
+                        self.timing.finish(start, live.connections)
                 except Exception:
                     log.exception("error handling a relayed message for %s", remote.table_id)
                     conn.send(
@@ -516,8 +534,12 @@ class Cluster:
 
     # ---------------------------------------------------------------- stopping
     async def drain(self) -> None:
-        """SIGTERM: hand every table over (release, announce, close its connections
-        with 1012), then close the relays this process carries for other owners."""
+        """SIGTERM: answer the health check with 503 for ``drain_seconds`` (still
+        serving), then hand every table over (release, announce, close its connections
+        with 1012) and close the relays this process carries for other owners."""
+        self.stopping = True
+        if self.drain_seconds > 0:
+            await asyncio.sleep(self.drain_seconds)
         self.draining = True
         for live in list(self.hub.tables.values()):
             await self.hub.hand_over(live)
