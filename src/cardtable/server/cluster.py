@@ -205,8 +205,10 @@ class Cluster:
                     await client.aclose()
 
     async def _flush(self) -> None:
+        """Wait until every queued message is published."""
         while not self._outbox.empty():
             await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # the last batch's round trip
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -438,7 +440,7 @@ class Cluster:
             owner = await self.locate(remote.table_id)
             live = hub.tables.get(remote.table_id) if owner == self.me else None
             if live is None:
-                if owner is None:
+                if owner is None and not self.draining:
                     gone = refusal(
                         "no_table",
                         f"no live table {remote.table_id!r}",
@@ -567,6 +569,8 @@ class Cluster:
         if table_id is None or FORWARDED in request.headers:
             return await call_next(request)
         owner = await self.locate(table_id)
+        if owner is None and self.draining:  # let go, not claimed yet: ask again
+            return self._unavailable("the table is moving to another process: try again")
         if owner is None or owner == self.me:
             return await call_next(request)
         body = await request.body()
@@ -587,23 +591,29 @@ class Cluster:
             answer = await asyncio.wait_for(future, CALL_SECONDS)
         except TimeoutError:
             self._calls.pop(rid, None)
-            return JSONResponse(
-                {
-                    "detail": {
-                        "code": "owner_unreachable",
-                        "message": "the process that runs this table did not answer: try again",
-                        "message_id": "server.owner_unreachable",
-                        "params": {},
-                    }
-                },
-                503,
-                headers={"Retry-After": "2"},
-            )
+            return self._unavailable("the process that runs this table did not answer: try again")
         response = Response(base64.b64decode(answer["body"]), answer["status"])
         response.raw_headers = [
             (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
         ]
         return response
+
+    @staticmethod
+    def _unavailable(message: str) -> JSONResponse:
+        """503 ``owner_unreachable``: the table's owner cannot answer now (it died, or
+        the table is between two owners); asked again shortly, another will."""
+        return JSONResponse(
+            {
+                "detail": {
+                    "code": "owner_unreachable",
+                    "message": message,
+                    "message_id": "server.owner_unreachable",
+                    "params": {},
+                }
+            },
+            503,
+            headers={"Retry-After": "1"},
+        )
 
     async def _answer_call(self, rid: str, text: str) -> None:
         """Run a forwarded request through this process's application."""
