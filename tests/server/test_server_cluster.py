@@ -360,7 +360,7 @@ def test_sigterm_hands_tables_over_and_no_client_loses_a_move(cluster_db: str) -
                 for player in everyone:
                     player.step()
                 time.sleep(0.005)
-                assert time.monotonic() - stopped < 15
+                assert time.monotonic() - stopped < 30, "did not exit"
             # Handed over and closed cleanly; uvicorn then re-raises the SIGTERM.
             assert node.proc.returncode in (0, -signal.SIGTERM)
             head, _, count = node.name.rpartition("-")
