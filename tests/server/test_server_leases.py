@@ -3,13 +3,19 @@ time, a takeover bumps the token, and an old owner's writes are refused."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
+from conftest import fast_settings
+from server_fakegame import fake_bots, fake_games
 from test_server_storage import seated_table
 
 from cardtable.server import leases
 from cardtable.server.leases import Fence, Fenced
+from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
-from cardtable.table import Table
+from cardtable.table import Source, Table
 
 
 def stored_moves(storage: Storage, table_id: str) -> list[str | None]:
@@ -108,14 +114,6 @@ def test_a_released_table_is_claimed_at_once_and_by_one_process(db_url: str) -> 
 def test_an_owner_that_lost_its_lease_drops_the_table_and_stores_nothing(db_url: str) -> None:
     """The runtime's side: an owner stopped past its lease (another process took the
     table) refuses the move it is given, stores nothing and lets the table go."""
-    import asyncio
-    import time
-
-    from conftest import fast_settings
-    from server_fakegame import fake_bots, fake_games
-
-    from cardtable.server.runtime import Hub
-    from cardtable.table import Source
 
     async def run() -> None:
         storage = Storage(db_url)
