@@ -84,9 +84,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
-    app.middleware("http")(limit_body)
-    if (settings or Settings()).redis_url is not None:
+    if (settings or Settings()).redis_url is not None:  # inside the body limit
         app.middleware("http")(forward_to_owner)
+    app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     index = static_dir / "index.html" if static_dir is not None else None
