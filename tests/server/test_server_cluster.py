@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from server_cluster import Node, Player, fresh_database, services_missing
+from server_helpers import Client
 from sqlalchemy import create_engine, text
 
 from cardtable.games.registry import find_game
@@ -387,3 +388,58 @@ def test_sigterm_hands_tables_over_and_no_client_loses_a_move(cluster_db: str) -
         for node in nodes:
             node.stop()
         engine.dispose()
+
+
+def test_chat_and_each_seats_view_cross_processes(cluster_db: str) -> None:
+    """Two processes: a table owned by one, a player and a spectator on the other. The
+    players' chat reaches everyone wherever they are connected, the spectators' chat
+    only spectators; each connection gets its own seat's view from the owner (the other
+    seat's hand never in it)."""
+    nodes = start_nodes(cluster_db, 2)
+    owner, other = nodes
+    opened: list[Client] = []
+    try:
+        created = httpx.post(
+            owner.base + "/api/tables",
+            json={"game": "candidate", "seats": [{"type": "open"}, {"type": "open"}]},
+            timeout=10,
+        ).json()
+        table_id = created["table"]["id"]
+        tokens = [
+            httpx.post(
+                other.base + f"/api/tables/{table_id}/join",
+                json={"invite": invite["code"], "name": name},
+                timeout=10,
+            ).json()["token"]
+            for invite, name in zip(created["invites"], ["Ann", "Bob"], strict=True)
+        ]
+        assert httpx.get(other.base + "/api/health").json()["owned"] == 0
+        ann = Client(owner.base, table_id, tokens[0])
+        bob = Client(other.base, table_id, tokens[1])
+        eve = Client(other.base, table_id, None)
+        joe = Client(owner.base, table_id, None)
+        opened = [ann, bob, eve, joe]
+        for client in opened:
+            assert client.hello()["type"] == "welcome"
+        bob.send({"type": "chat", "text": "hi from the other process"})
+        eve.send({"type": "chat", "text": "from the rail"})
+        for client in opened:
+            client.drain(0.3)
+        lines = {
+            name: [m["line"]["text"] for m in c.received if m["type"] == "chat"]
+            for name, c in (("ann", ann), ("bob", bob), ("eve", eve), ("joe", joe))
+        }
+        assert lines["ann"] == ["hi from the other process"]
+        assert lines["bob"] == ["hi from the other process"]
+        assert sorted(lines["eve"]) == sorted(lines["joe"])
+        assert set(lines["eve"]) == {"hi from the other process", "from the rail"}
+        # Each connection gets its own seat's view, relayed or not; a spectator no hand.
+        views = [c.state["view"] if c.state else None for c in opened]
+        assert [v["viewer"] if v else None for v in views] == [0, 1, None, None]
+        assert views[2] is not None
+        assert views[2]["hand"] is None
+    finally:
+        for client in opened:
+            client.close()
+        for node in nodes:
+            node.stop()
