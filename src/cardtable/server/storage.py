@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Engine, create_engine, event, insert, select, text, update
 from sqlalchemy import Table as Table_
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -79,11 +79,21 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: Key of the PostgreSQL advisory lock that serialises migrations.
+MIGRATION_LOCK = 15_0004
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date with the migrations shipped in this package."""
+    """Bring the schema up to date with the migrations shipped in this package.
+
+    On PostgreSQL the migration holds an advisory lock for its transaction, so several
+    server processes starting at once on an empty database migrate one after the other
+    (the later ones find the schema up to date)."""
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
