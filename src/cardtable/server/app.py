@@ -59,6 +59,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
         hub = Hub(storage, games, bots, settings)
+        if hub.cluster is not None:
+            hub.cluster.app = app
+            hub.cluster.timing = app.state.move_timing
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots)
@@ -84,6 +87,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
+    if (settings or Settings()).redis_url is not None:  # inside the body limit
+        app.middleware("http")(forward_to_owner)
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
@@ -145,6 +150,17 @@ def not_found_page(
         return await http_exception_handler(request, exc)
 
     return handle
+
+
+async def forward_to_owner(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """With several processes, a request about a table is answered by its owner
+    (:meth:`.cluster.Cluster.forward`)."""
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    if hub is None or hub.cluster is None:
+        return await call_next(request)
+    return await hub.cluster.forward(request, call_next)
 
 
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:
