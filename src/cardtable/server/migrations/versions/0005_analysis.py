@@ -1,7 +1,7 @@
 """Analysis board: ``analyses``, the stored analysis of a finished game.
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-01
 """
 
