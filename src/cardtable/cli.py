@@ -518,6 +518,32 @@ def serve(
             "server: whoever chooses the seed knows every hidden card.",
         ),
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://HOST:PORT/DB): run as one of several processes "
+            "sharing the tables of one PostgreSQL database (docs/server.md). Without "
+            "it the process is alone, as ever.",
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(help="Prefix of every Redis key and channel (runs sharing a Redis)."),
+    ] = "cardtable:",
+    instance: Annotated[
+        str | None,
+        typer.Option(help="This process's id among several (default: host-pid-random)."),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.2, help="With --redis: seconds a table's owner holds it without renewing."
+        ),
+    ] = 3.0,
+    renew_seconds: Annotated[
+        float,
+        typer.Option(min=0.05, help="With --redis: seconds between lease renewals."),
+    ] = 0.5,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
     try:
@@ -534,6 +560,17 @@ def serve(
             db=db,
             log_level=log_level,
             allow_client_seeds=allow_client_seeds,
+            **(
+                {
+                    "redis_url": redis,
+                    "redis_prefix": redis_prefix,
+                    "instance": instance,
+                    "lease_seconds": lease_seconds,
+                    "renew_seconds": renew_seconds,
+                }
+                if redis is not None
+                else {}
+            ),
         )
     except CardtableError as exc:
         raise _fail(str(exc)) from None

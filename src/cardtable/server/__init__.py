@@ -78,9 +78,53 @@ def serve(
     # The one line people need: where to point the browser (the client is served at /).
     print(f"cardtable server: open {address(host, port)} in a browser", flush=True)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        _Server(config, app).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _server_class() -> type[Any]:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server; on SIGTERM, with several processes, the tables are handed
+        over (:meth:`.cluster.Cluster.drain`) before uvicorn stops."""
+
+        def __init__(self, config: Any, app: Any) -> None:
+            super().__init__(config)
+            self.app = app
+            self.draining = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            import asyncio
+            import signal
+
+            hub = getattr(self.app.state, "hub", None)
+            cluster = hub.cluster if hub is not None else None
+            if sig != signal.SIGTERM or cluster is None or self.draining:
+                super().handle_exit(sig, frame)
+                return
+            self.draining = True
+            loop = asyncio.get_running_loop()
+
+            async def drain() -> None:
+                try:
+                    await asyncio.wait_for(cluster.drain(), 20)
+                except Exception:
+                    import logging
+
+                    logging.getLogger("cardtable.server").exception("handing over failed")
+                finally:
+                    uvicorn.Server.handle_exit(self, sig, frame)
+
+            task = loop.create_task(drain())
+            self._drain_task = task  # kept until done
+
+    return Server
+
+
+def _Server(config: Any, app: Any) -> Any:  # noqa: N802 - reads as the class it makes
+    return _server_class()(config, app)
 
 
 def check_database(db: str) -> None:

@@ -66,6 +66,8 @@ def create_app(
         app.state.shared = shared
         storage = Storage(db_url)
         hub = Hub(storage, games, bots, settings)
+        if hub.cluster is not None:
+            hub.cluster.app = app
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots, shared)
@@ -92,6 +94,8 @@ def create_app(
     )
     app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
     app.middleware("http")(limit_body)
+    if (settings or Settings()).redis_url is not None:
+        app.middleware("http")(forward_to_owner)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     index = static_dir / "index.html" if static_dir is not None else None
@@ -151,6 +155,17 @@ def not_found_page(
         return await http_exception_handler(request, exc)
 
     return handle
+
+
+async def forward_to_owner(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """With several processes, a request about a table is answered by its owner
+    (:meth:`.cluster.Cluster.forward`)."""
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    if hub is None or hub.cluster is None:
+        return await call_next(request)
+    return await hub.cluster.forward(request, call_next)
 
 
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:

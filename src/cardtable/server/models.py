@@ -139,3 +139,22 @@ class ChatRow(Base):
     spectator: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(String(1200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeaseRow(Base):
+    """Which server process owns a live table (several processes on one database).
+
+    ``owner`` is the process's instance id (``None``: released, anyone may take it),
+    ``expires_at`` a Unix time the owner keeps pushing forward, and ``token`` the
+    fencing token: it grows by one at every change of owner, and every write of the
+    table's moves checks it in the same transaction (:mod:`.leases`).
+    """
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)

@@ -550,11 +550,20 @@ class SeekCreated(SeekStatus):
 
 
 class Health(BaseModel):
-    """The server is up and ready."""
+    """The server is up and ready (``draining``: stopping, answered with 503)."""
 
-    status: Literal["ok"]
+    status: Literal["ok", "draining"]
     games: list[str]
     tables: int
+    #: With several processes: this process's id, else ``None``.
+    instance: str | None = None
+    #: Tables this process owns (with several processes; else every live table).
+    owned: int = 0
+    #: Moves this process judged and stored since it started.
+    moves: int = 0
+    #: Tables this process took over from another owner.
+    taken_over: int = 0
+    draining: bool = False
 
 
 class RatingEntry(BaseModel):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import BadOptions
 from cardtable.games.base import Game, MatchEvent
@@ -45,6 +45,7 @@ from cardtable.server.core import (
     refusal,
 )
 from cardtable.server.core import read as read_message
+from cardtable.server.leases import Fence, Fenced, release
 from cardtable.server.protocol import Chat, ChatMessage, Error, Event, Hello, Ping, Welcome
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
@@ -58,6 +59,9 @@ from cardtable.table import (
     TimeControl,
     hash_token,
 )
+
+if TYPE_CHECKING:
+    from cardtable.server.cluster import Cluster
 
 __all__ = ["Hub", "HubError", "LiveTable", "default_games"]
 
@@ -89,6 +93,11 @@ class LiveTable:
     evict: asyncio.TimerHandle | None = None
     #: The players' and spectators' chat (:mod:`.chat`).
     chat: ChatRoom = field(default_factory=ChatRoom)
+    #: With several processes (:mod:`.cluster`): this process's lease of the table,
+    #: checked by every write. ``None`` on a single process.
+    fence: Fence | None = None
+    #: Handed over or lost to another process: nothing more is judged or stored here.
+    gone: bool = False
 
     @property
     def table(self) -> Table:
@@ -153,6 +162,12 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.moves_accepted = 0
+        #: Several processes sharing the tables (``redis_url`` set), else ``None``.
+        self.cluster: Cluster | None = None
+        if self.settings.redis_url is not None:
+            from cardtable.server.cluster import Cluster
+
+            self.cluster = Cluster(self, self.settings)
 
     @property
     def bot_errors(self) -> list[str]:
@@ -161,7 +176,11 @@ class Hub:
 
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
-        """Resume every unfinished table from storage."""
+        """Resume every unfinished table from storage. With several processes, join
+        them instead: unfinished tables are claimed as their leases show them free."""
+        if self.cluster is not None:
+            await self.cluster.start()
+            return
         stored = await self.storage.aread(Storage.load_unfinished)
         for item in stored:
             try:
@@ -189,7 +208,84 @@ class Hub:
                 await conn.close(1001, "server shutting down")
         for task in list(self._tasks):
             task.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await asyncio.to_thread(self.bots.shutdown)
+
+    async def adopt(self, table_id: str, fence: Fence) -> LiveTable | None:
+        """Go live with a table this process just claimed (:mod:`.cluster`): restored
+        from storage like after a restart — moves replayed, clocks counted from now,
+        bots driven, absent people given their grace period. ``None`` (and the lease
+        released) when there is no such table or it finished too long ago."""
+        stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        if stored is None or not self._recent(stored):
+            await self.storage.awrite(release(table_id, fence))
+            return None
+        live = LiveTable(TableCore(self._restore(stored)), fence=fence)
+        old = self.tables.get(table_id)
+        if old is not None:
+            await self.drop(old)
+        self.tables[table_id] = live
+        table = live.table
+        if table.status is Status.PLAYING:
+            for seat in table.seats:
+                if not seat.is_bot:
+                    self._start_grace(live, seat.index)
+        self._drive(live)
+        return live
+
+    def _recent(self, stored: StoredTable) -> bool:
+        """Unfinished, or finished less than ``keep_finished_seconds`` ago."""
+        if stored.row["status"] != Status.FINISHED.value:
+            return True
+        finished = stored.row["finished_at"]
+        if finished is None:
+            return False
+        if finished.tzinfo is None:  # SQLite keeps no time zone: stored in UTC
+            finished = finished.replace(tzinfo=UTC)
+        age: float = (datetime.now(UTC) - finished).total_seconds()
+        return age <= self.settings.keep_finished_seconds
+
+    def _forget(self, live: LiveTable) -> None:
+        """Stop everything this process runs for a table and take it out of memory."""
+        live.gone = True
+        if live.driver is not None:
+            live.driver.cancel()
+        for handle in live.grace.values():
+            handle.cancel()
+        live.grace.clear()
+        if live.evict is not None:
+            live.evict.cancel()
+            live.evict = None
+        if self.tables.get(live.table.id) is live:
+            del self.tables[live.table.id]
+        if self.cluster is not None:
+            self.cluster.dropped(live.table.id)
+
+    async def drop(self, live: LiveTable) -> None:
+        """A table another process owns now (this one lost its lease): forget it and
+        send its connections elsewhere (close code 1012, reconnect)."""
+        if live.gone:
+            return
+        self._forget(live)
+        for conn in list(live.connections):
+            await conn.close(1012, "the table moved")
+
+    async def hand_over(self, live: LiveTable) -> None:
+        """Stopping (SIGTERM): give the table up at once — after the writes queued
+        before, release its lease and tell the other processes to claim it — then
+        close its connections with 1012 so the clients reconnect to its new owner."""
+        async with live.lock:
+            if live.gone:
+                return
+            self._forget(live)
+            if live.fence is not None:
+                with contextlib.suppress(Exception):
+                    await self.storage.awrite(release(live.table.id, live.fence))
+            if self.cluster is not None:
+                self.cluster.announce("free", live.table.id)
+        for conn in list(live.connections):
+            await conn.close(1012, "server restarting")
 
     def _restore(self, item: StoredTable) -> Table:
         row = item.row
@@ -287,8 +383,13 @@ class Hub:
                 seat.name = name
         if all(s.filled for s in table.seats):
             table.start(self.now())
-        await self.storage.awrite(Storage.insert_table(table))
-        live = LiveTable(TableCore(table))
+        fence = None
+        lease = None
+        if self.cluster is not None:
+            fence = Fence(self.cluster.me, 1)
+            lease = (fence.owner, time.time() + self.settings.lease_seconds)
+        await self.storage.awrite(Storage.insert_table(table, lease))
+        live = LiveTable(TableCore(table), fence=fence)
         self.tables[table_id] = live
         self._drive(live)
         return table
@@ -301,6 +402,8 @@ class Hub:
         live = self.live(table_id)
         token = secrets.token_urlsafe(24)
         async with live.lock:
+            if live.gone:
+                raise HubError(503, "moved", "the table moved to another process: try again")
             table = live.table
             if account is not None and any(s.account == account for s in table.seats):
                 raise HubError(409, "already_seated", "you already have a seat at this table")
@@ -375,6 +478,8 @@ class Hub:
         if old.status is not Status.FINISHED:
             raise HubError(409, "not_finished", "a rematch can start once the match is over")
         async with live.lock:
+            if live.gone:
+                raise HubError(503, "moved", "the table moved to another process: try again")
             if old.rematch_id is None:
                 same = game is None or game == old.game.info.name
                 new = await self.create_table(
@@ -437,6 +542,8 @@ class Hub:
     async def _carry(self, live: LiveTable, conn: Connection | None, effects: list[Effect]) -> bool:
         """Carry out the core's effects in order (under the table's lock). False when
         storing failed: the table was reloaded and the effects after it were dropped."""
+        if live.gone:
+            return False
         for effect in effects:
             if isinstance(effect, Store):
                 if not await self._store(live, effect):
@@ -457,12 +564,18 @@ class Hub:
     async def _store(self, live: LiveTable, store: Store) -> bool:
         table = live.table
         write = (
-            Storage.update_table(table)
+            Storage.update_table(table, live.fence)
             if store.entry is None
-            else Storage.append_move(table, store.entry)
+            else Storage.append_move(table, store.entry, live.fence)
         )
         try:
             await self.storage.awrite(write)
+        except Fenced:
+            # Another process owns the table now (this one was stopped past its lease):
+            # nothing is stored or sent; the clients reconnect to the new owner.
+            log.warning("table %s is owned by another process now; dropping it", table.id)
+            self._spawn(self.drop(live))
+            return False
         except Exception:
             log.exception("cannot store table %s; reloading it", table.id)
             stored = await self.storage.aread(lambda s: Storage.load(s, table.id))
@@ -535,6 +648,8 @@ class Hub:
         live.connections.discard(conn)
         live.chat.forget(conn.peer)
         await conn.close()
+        if live.gone:
+            return
         async with live.lock:
             await self._carry(live, None, live.core.leave(conn.peer))
         self._drive(live)
@@ -720,6 +835,9 @@ class Hub:
                 self._schedule_eviction(live)
             elif self.tables.get(live.table.id) is live:
                 del self.tables[live.table.id]
+                if live.fence is not None:
+                    live.gone = True
+                    self._spawn(self.storage.awrite(release(live.table.id, live.fence)))
 
         loop = asyncio.get_running_loop()
         live.evict = loop.call_later(self.settings.keep_finished_seconds, evict)

@@ -68,3 +68,17 @@ class Settings:
     #: Time every move inside the process for ``GET /api/timing`` (benchmarks; also
     #: on with ``CARDTABLE_TIME_MOVES=1`` in the environment).
     time_moves: bool = field(default_factory=lambda: os.environ.get("CARDTABLE_TIME_MOVES") == "1")
+    #: Several processes sharing tables (docs/server.md, "Several processes"): the
+    #: Redis URL that carries messages between them (``None``: one process, as ever),
+    #: the prefix of every key and channel (pub/sub ignores Redis's database number,
+    #: so runs sharing a Redis need their own), and this process's instance id
+    #: (``None``: made from the host name and process id).
+    redis_url: str | None = None
+    redis_prefix: str = "cardtable:"
+    instance: str | None = None
+    #: Seconds a table's owner holds its lease without renewing it: a process killed
+    #: outright loses its tables to another this long after its last renewal.
+    lease_seconds: float = 3.0
+    #: Seconds between an owner's renewals (and every process's look for tables
+    #: whose owner is gone).
+    renew_seconds: float = 0.5

@@ -32,9 +32,11 @@ from sqlalchemy import Table as Table_
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from cardtable.server import leases
+from cardtable.server.leases import Fence
 from cardtable.server.models import MoveRow, RatingHistoryRow, RatingRow, TableRow
 from cardtable.server.ratings import Rating, rate
-from cardtable.table import MoveEntry, Source, Status, Table
+from cardtable.table import MoveEntry, Seat, Source, Status, Table, TimeControl
 
 T = TypeVar("T")
 
@@ -189,34 +191,47 @@ class Storage:
 
     # ------------------------------------------------------------------ writes
     @staticmethod
-    def insert_table(table: Table) -> Callable[[Session], None]:
-        """A write that stores a new table."""
+    def insert_table(
+        table: Table, lease: tuple[str, float] | None = None
+    ) -> Callable[[Session], None]:
+        """A write that stores a new table; with ``lease`` (an owner and until when,
+        several processes sharing the database) also its lease, token 1."""
         values = _table_values(table)
 
         def run(session: Session) -> None:
             now = _now()
             session.add(TableRow(**values, created_at=now, updated_at=now))
+            if lease is not None:
+                session.flush()
+                leases.start_lease(session, values["id"], *lease)
 
         return run
 
     @staticmethod
-    def update_table(table: Table) -> Callable[[Session], None]:
-        """A write that stores the table's state (seats, version, clocks)."""
+    def update_table(table: Table, fence: Fence | None = None) -> Callable[[Session], None]:
+        """A write that stores the table's state (seats, version, clocks); with
+        ``fence``, only while that owner still holds the table (:mod:`.leases`)."""
         table_id = table.id
         values = _state_values(table)
 
         def run(session: Session) -> None:
+            if fence is not None:
+                leases.check(session, table_id, fence)
             _update_row(session, table_id, {**values, "updated_at": _now()})
 
         return run
 
     @staticmethod
-    def append_move(table: Table, entry: MoveEntry) -> Callable[[Session], None]:
+    def append_move(
+        table: Table, entry: MoveEntry, fence: Fence | None = None
+    ) -> Callable[[Session], None]:
         """A write that stores an accepted move with the table's new state.
 
         When the move finished the game it also stores the result and the full record
         and, for a rated game, updates the ratings, all in the same transaction. Plain
-        SQL statements (no ORM unit of work): this is the server's hottest write.
+        SQL statements (no ORM unit of work): this is the server's hottest write. With
+        ``fence`` the lease is checked first in the same transaction: a process that
+        lost the table cannot store a move (:class:`~.leases.Fenced`).
         """
         table_id = table.id
         values = _state_values(table)
@@ -236,6 +251,8 @@ class Storage:
         }
 
         def run(session: Session) -> None:
+            if fence is not None:
+                leases.check(session, table_id, fence)
             now = _now()
             session.execute(insert(_MOVES), [{**move, "created_at": now}])
             changes = {**values, "updated_at": now}
@@ -261,6 +278,23 @@ class Storage:
         """One table with its moves, or ``None``."""
         row = session.get(TableRow, table_id)
         return _stored(session, row) if row is not None else None
+
+    @staticmethod
+    def list_live(
+        session: Session, status: str | None, game: str | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """Tables waiting or playing (``status`` one of them, or both), oldest first,
+        as :meth:`Table.info` shows them: the lobby when several processes share the
+        database (each holds only the tables it owns)."""
+        query = select(TableRow)
+        if status is not None:
+            query = query.where(TableRow.status == status)
+        else:
+            query = query.where(TableRow.status != Status.FINISHED.value)
+        if game is not None:
+            query = query.where(TableRow.game == game)
+        rows = session.scalars(query.order_by(TableRow.created_at).limit(limit)).all()
+        return [_live_info(row) for row in rows]
 
     @staticmethod
     def finished_table(session: Session, table_id: str) -> dict[str, Any] | None:
@@ -349,6 +383,26 @@ def _row_dict(row: TableRow) -> dict[str, Any]:
         "record": row.record,
         "rematch_of": row.rematch_of,
         "finished_at": row.finished_at,
+    }
+
+
+def _live_info(row: TableRow) -> dict[str, Any]:
+    """A stored table's public facts, the same as :meth:`Table.info`."""
+    meta = row.meta
+    tc = row.time_control
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "status": row.status,
+        "version": row.version,
+        "seats": [Seat.from_dict(s).public() for s in meta["seats"]],
+        "time_control": (
+            TimeControl(tc["initial_ms"], tc["increment_ms"]).to_dict() if tc else None
+        ),
+        "rated": row.rated,
+        "rematch_of": row.rematch_of,
+        "rematch": meta.get("rematch_id"),
     }
 
 

@@ -23,9 +23,23 @@ HubDep = Annotated[Hub, Depends(current_hub)]
 
 
 @router.get("/api/health", summary="Readiness", tags=["server"])
-async def health(hub: HubDep) -> Health:
-    """Answers once storage is migrated and unfinished tables are resumed."""
-    return Health(status="ok", games=sorted(hub.games), tables=len(hub.tables))
+async def health(hub: HubDep, response: Response) -> Health:
+    """Answers once storage is migrated and unfinished tables are resumed; 503 while a
+    process of several is stopping (a proxy then sends nobody new to it)."""
+    cluster = hub.cluster
+    draining = cluster is not None and cluster.draining
+    if draining:
+        response.status_code = 503
+    return Health(
+        status="draining" if draining else "ok",
+        games=sorted(hub.games),
+        tables=len(hub.tables),
+        instance=cluster.me if cluster is not None else None,
+        owned=len(hub.tables),
+        moves=hub.moves_accepted,
+        taken_over=cluster.taken_over if cluster is not None else 0,
+        draining=draining,
+    )
 
 
 @router.get("/api/games", summary="Games offered", tags=["server"])

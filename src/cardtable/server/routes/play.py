@@ -9,8 +9,10 @@ import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from cardtable.server.cluster import RECONNECT
 from cardtable.server.core import refusal
 from cardtable.server.routes.accounts import socket_account
+from cardtable.server.runtime import Hub
 from cardtable.server.timing import MoveTiming, is_move
 
 __all__ = ["router"]
@@ -27,7 +29,19 @@ CLOSING_SECONDS = 2.0
 async def play(websocket: WebSocket, table_id: str) -> None:
     """The table protocol (docs/protocol.md)."""
     await websocket.accept()
-    hub = getattr(websocket.app.state, "hub", None)
+    hub: Hub | None = getattr(websocket.app.state, "hub", None)
+    cluster = hub.cluster if hub is not None else None
+    if cluster is not None:
+        if cluster.draining:  # stopping: go to another process
+            await websocket.close(code=RECONNECT)
+            return
+        owner = await cluster.locate(table_id)
+        if hub is not None and owner is not None and owner != cluster.me:
+            account = await socket_account(websocket, hub)
+            await cluster.relay(
+                websocket, table_id, owner, account.name if account is not None else None
+            )
+            return
     live = await hub.reachable(table_id) if hub is not None else None
     if hub is None or live is None:
         gone = refusal(

@@ -144,6 +144,11 @@ async def list_tables(
     if status == "finished":
         rows = await hub.storage.aread(lambda s: Storage.list_finished(s, game, limit))
         return [finished_info(row) for row in rows]
+    if hub.cluster is not None:  # each process holds only its own: the lobby is stored
+        if status not in (None, "waiting", "playing"):
+            return []
+        infos = await hub.storage.aread(lambda s: Storage.list_live(s, status, game, limit))
+        return [TableInfo(**info) for info in infos]
     tables = [
         live.table.info()
         for live in hub.tables.values()
