@@ -58,13 +58,6 @@ class Settings:
     #: :mod:`secrets`, and a client's seed is refused: whoever knows the seed knows
     #: every hidden card.
     allow_client_seeds: bool = False
-    #: Redis (``redis://HOST:PORT/DB``) shared with the other processes of the site
-    #: (``serve --redis``): the "play now" queues and the limits on logins and hints live
-    #: there. None: one process, everything in its memory.
-    redis_url: str | None = None
-    #: Start of every Redis key (and channel) of this site, so that several sites or test
-    #: runs can share one Redis.
-    redis_prefix: str = "cardtable:"
     #: Time every move inside the process for ``GET /api/timing`` (benchmarks; also
     #: on with ``CARDTABLE_TIME_MOVES=1`` in the environment).
     time_moves: bool = field(default_factory=lambda: os.environ.get("CARDTABLE_TIME_MOVES") == "1")
