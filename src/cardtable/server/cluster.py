@@ -326,7 +326,7 @@ class Cluster:
             lease = await self._lease(table_id)
             held = lease is not None and lease.held(time.time())
             return lease.owner if held and lease is not None else None
-        taken = lease is not None and lease.owner is not None and lease.owner != self.me
+        taken = lease is not None and lease.owner != self.me
         live = await self.hub.adopt(table_id, fence)
         if live is None:
             return None
@@ -345,13 +345,11 @@ class Cluster:
     def _owned_elsewhere(self, table_id: str, owner: str) -> None:
         """``owner`` took ``table_id``: relays to an older owner reconnect; a copy here
         (an owner that lost its lease while stopped) is dropped."""
-        if owner == self.me:
-            return
         for link in list(self._links.values()):
             if link.table_id == table_id and link.owner != owner:
                 link.out.put_nowait((RECONNECT, "the table moved"))
         live = self.hub.tables.get(table_id)
-        if live is not None:
+        if live is not None and owner != self.me:
             self._spawn(self.hub.drop(live))
 
     def dropped(self, table_id: str) -> None:
