@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,8 +71,7 @@ def render_haproxy(template: str, port: int, servers: list[int], stats_socket: s
     options = model.split()[3:]
     rest = [line for line in lines[first:] if not line.lstrip().startswith("server ")]
     made = [
-        f"{indent}server s{n} 127.0.0.1:{p} {' '.join(options)}\n"
-        for n, p in enumerate(servers, 1)
+        f"{indent}server s{n} 127.0.0.1:{p} {' '.join(options)}\n" for n, p in enumerate(servers, 1)
     ]
     return "".join(lines[:first] + made + rest)
 
@@ -185,6 +185,8 @@ class Cluster:
 
     ``redis_url`` None starts a private ``redis-server``; ``serve_args`` are added to
     every ``cardtable serve`` (say ``--lease-seconds``); ``env`` to their environment.
+    ``launch`` (db, port, redis, prefix, instance) → command replaces ``cardtable serve``
+    (tests run a launcher with fast bots and no pauses).
     """
 
     processes: int = 3
@@ -192,6 +194,7 @@ class Cluster:
     serve_args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     log_level: str = "warning"
+    launch: Callable[[str, int, str, str, str], list[str]] | None = None
     servers: list[ServerProc] = field(default_factory=list)
     port: int = 0
     db_url: str = ""
@@ -267,11 +270,14 @@ class Cluster:
     def _server(self, index: int) -> ServerProc:
         name = f"s{index + 1}"
         port = free_port()
-        command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
         assert self.redis_url is not None
-        command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
-        command += ["--instance", name, *self.serve_args]
+        if self.launch is not None:
+            command = self.launch(self.db_url, port, self.redis_url, self.prefix, name)
+        else:
+            command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
+            command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
+            command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
+            command += ["--instance", name, *self.serve_args]
         env = {**os.environ, **self.env}
         return ServerProc(name, port, command, self.tmp / f"{name}.log", env)
 
