@@ -345,6 +345,11 @@ class Cluster:
             return (self.tmp / f"{name}.log").read_text(errors="replace")[-3000:]
         return ""
 
+    @property
+    def proxy_pid(self) -> int | None:
+        """HAProxy's PID (None before it started)."""
+        return self._haproxy.pid if self._haproxy is not None else None
+
     def server_pids(self) -> list[int]:
         """The PIDs of the server processes alive now."""
         return [s.pid for s in self.servers if s.alive()]
