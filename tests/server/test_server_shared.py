@@ -261,3 +261,28 @@ def test_seeks_changed_after_their_lease_ran_out_are_not_written(prefix: str) ->
             await shared.close()
 
     run(check())
+
+
+def test_behind_the_proxy_the_limits_count_the_forwarded_address(
+    pair: tuple[ServerThread, ServerThread],
+) -> None:
+    """HAProxy adds the player's address to X-Forwarded-For (deploy/haproxy.cfg); uvicorn
+    takes the last address not of a trusted proxy (127.0.0.1), so the address limit
+    counts players, and a client cannot pass for another by sending the header itself."""
+    for server in pair:
+        limits = SharedLoginLimits(server.app.state.shared, per_name=50, per_address=2)
+        server.app.state.login_limits = limits
+
+    def login(server: ServerThread, forwarded: str) -> int:
+        answer = Api(server.base).http.post(
+            "/api/account/login",
+            json={"name": f"N{uuid.uuid4().hex[:8]}", "password": "not the password"},
+            headers={CSRF_HEADER: "web", "X-Forwarded-For": forwarded},
+        )
+        return answer.status_code
+
+    a, b = pair
+    assert [login(a, "203.0.113.7"), login(b, "203.0.113.7")] == [401, 401]
+    assert login(a, "203.0.113.7") == 429
+    assert login(b, "198.51.100.1, 203.0.113.7") == 429  # a forged first hop changes nothing
+    assert login(b, "203.0.113.8") == 401
