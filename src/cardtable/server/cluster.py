@@ -386,15 +386,23 @@ class Cluster:
                 if live is not None:
                     log.warning("lost the lease of table %s", table_id)
                     await self.hub.drop(live)
-        edges = sorted({r.edge for r in self._remotes.values()})
-        if edges:
-            found = await self.redis.exists(*[self.key("alive", e) for e in edges])
-            if found < len(edges):
-                for edge in edges:
-                    if not await self.redis.exists(self.key("alive", edge)):
-                        for remote in self._remotes.values():
-                            if remote.edge == edge:
-                                remote.inbox.put_nowait(None)
+        # Relayed connections whose other end died: an owner ends those of a dead edge
+        # (their seats get their grace period); an edge sends its clients away from a
+        # dead owner (they reconnect and find the table's next owner).
+        peers = sorted(
+            {r.edge for r in self._remotes.values()} | {k.owner for k in self._links.values()}
+        )
+        if peers:
+            pipe = self.redis.pipeline(transaction=False)
+            for peer in peers:
+                pipe.exists(self.key("alive", peer))
+            dead = {p for p, found in zip(peers, await pipe.execute(), strict=True) if not found}
+            for remote in self._remotes.values():
+                if remote.edge in dead:
+                    remote.inbox.put_nowait(None)
+            for link in self._links.values():
+                if link.owner in dead:
+                    link.out.put_nowait((RECONNECT, "the table moved"))
         if self.draining:
             return
         now = time.time()

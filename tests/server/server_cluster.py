@@ -1,0 +1,279 @@
+"""Helpers of the cluster tests: server processes sharing PostgreSQL and Redis, and
+scripted players that reconnect to any process and resend their unanswered move with
+the same id, as the web client does."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from server_helpers import free_port, wait_healthy
+from sqlalchemy.engine import make_url
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import ClientConnection, connect
+
+from cardtable.server.storage import database_url
+
+HERE = Path(__file__).parent
+PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _pg_admin() -> Any:
+    import psycopg
+
+    return psycopg.connect(
+        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
+    )
+
+
+def services_missing() -> str | None:
+    """Why the cluster tests cannot run here (no PostgreSQL or no Redis), or None."""
+    try:
+        with _pg_admin():
+            pass
+    except Exception as exc:
+        return f"no PostgreSQL answers at {PG_URL} (set CARDTABLE_TEST_PG_URL): {exc}"
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except Exception as exc:
+        return f"no Redis answers at {REDIS_URL} (set CARDTABLE_TEST_REDIS_URL): {exc}"
+    return None
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """A new PostgreSQL database, dropped afterwards."""
+    name = f"cardtable_cluster_{uuid.uuid4().hex[:12]}"
+    with _pg_admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with _pg_admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Node:
+    """One server process of the cluster (``server_cluster_launch.py``)."""
+
+    def __init__(self, db: str, prefix: str, name: str) -> None:
+        self.db = db
+        self.prefix = prefix
+        self.name = name
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, wait: bool = True) -> Node:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(HERE / "server_cluster_launch.py"),
+                self.db,
+                str(self.port),
+                REDIS_URL,
+                self.prefix,
+                self.name,
+            ],
+            env=env,
+        )
+        if wait:
+            wait_healthy(self.base, proc=self.proc)
+        return self
+
+    def healthy(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        try:
+            return httpx.get(self.base + "/api/health", timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        self.signal(signal.SIGKILL)
+        assert self.proc is not None
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+class Player:
+    """A scripted person at one seat: connects to a random live process, says hello,
+    moves when it may (a random legal move, after a short think), and on any lost
+    connection (a killed process, a 1012 "reconnect") connects again elsewhere and
+    resends its unanswered move with the same id."""
+
+    def __init__(
+        self,
+        table_id: str,
+        seat: int,
+        token: str,
+        bases: Callable[[], Sequence[str]],
+        rng: random.Random,
+        think: tuple[float, float] = (0.02, 0.08),
+    ) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self.token = token
+        self.bases = bases
+        self.rng = rng
+        self.think = think
+        self.ws: ClientConnection | None = None
+        self.greeted = False
+        self.since = 0.0
+        self.state: dict[str, Any] | None = None
+        self.pending: dict[str, Any] | None = None
+        self.sent: dict[str, dict[str, Any]] = {}
+        #: move id -> (version it made, move text), from each ack.
+        self.acked: dict[str, tuple[int, str]] = {}
+        self.answered: set[str] = set()
+        self.reconnects = 0
+        self.closes: list[int | None] = []
+        self.next_move = 0.0
+        self.count = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state["status"] == "finished"
+
+    def _connect(self) -> None:
+        for base in self.rng.sample(list(self.bases()), k=len(self.bases())):
+            url = base.replace("http", "ws", 1) + f"/ws/tables/{self.table_id}"
+            try:
+                self.ws = contextlib.ExitStack().enter_context(
+                    connect(url, max_size=2**22, open_timeout=2)
+                )
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
+                continue
+            try:
+                self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+            except ConnectionClosed as exc:  # a stopping process sends it on at once
+                self._drop(exc.rcvd.code if exc.rcvd is not None else None)
+                continue
+            self.greeted = False
+            self.since = time.monotonic()
+            return
+        self.ws = None
+
+    def _drop(self, code: int | None) -> None:
+        self.closes.append(code)
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+        self.ws = None
+        self.greeted = False
+        self.reconnects += 1
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+        self.ws = None
+
+    def step(self) -> None:
+        """Read what arrived, reconnect if needed, move if it is time."""
+        if self.ws is None:
+            self._connect()
+            if self.ws is None:
+                return
+        try:
+            while True:
+                text = self.ws.recv(timeout=0)
+                assert isinstance(text, str)
+                self._receive(json.loads(text))
+        except TimeoutError:
+            pass
+        except ConnectionClosed as exc:
+            self._drop(exc.rcvd.code if exc.rcvd is not None else None)
+            return
+        if not self.greeted:
+            if time.monotonic() - self.since > 5:  # no welcome: try elsewhere
+                self._drop(None)
+            return
+        self._act()
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        state = message.get("state")
+        if state is not None and (self.state is None or state["version"] >= self.state["version"]):
+            self.state = state
+        if kind == "welcome":
+            self.greeted = True
+            if self.pending is not None:  # unanswered: the same id again
+                assert self.ws is not None
+                self.ws.send(json.dumps(self.pending))
+        move_id = message.get("move_id")
+        if self.pending is not None and move_id == self.pending["move_id"]:
+            if kind == "ack":
+                self.acked[move_id] = (message["move_version"], self.pending["move"])
+                self.answered.add(move_id)
+                self.pending = None
+            elif kind == "resync":
+                self.answered.add(move_id)
+                self.pending = None
+            elif kind == "error":
+                # Refused by the rules (the match ended meanwhile, say), never for a
+                # broken protocol.
+                assert message["code"] not in (
+                    "internal",
+                    "bad_token",
+                    "bad_message",
+                    "no_hello",
+                    "rate_limited",
+                ), message
+                self.answered.add(move_id)
+                self.pending = None
+
+    def _act(self) -> None:
+        state = self.state
+        now = time.monotonic()
+        if self.pending is not None or state is None or state["status"] != "playing":
+            return
+        moves = state["legal_moves"]
+        if not moves or now < self.next_move:
+            return
+        if state["to_move"] not in ("anyone", self.seat):
+            return
+        self.count += 1
+        move_id = f"{self.seat}-{self.count}"
+        self.pending = {
+            "type": "move",
+            "token": self.token,
+            "version": state["version"],
+            "move_id": move_id,
+            "move": self.rng.choice(moves),
+        }
+        self.sent[move_id] = self.pending
+        self.next_move = now + self.rng.uniform(*self.think)
+        assert self.ws is not None
+        try:
+            self.ws.send(json.dumps(self.pending))
+        except ConnectionClosed as exc:
+            self._drop(exc.rcvd.code if exc.rcvd is not None else None)

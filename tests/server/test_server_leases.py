@@ -1,0 +1,105 @@
+"""Table leases and fencing (server/leases.py), on SQLite and PostgreSQL: one owner at a
+time, a takeover bumps the token, and an old owner's writes are refused."""
+
+from __future__ import annotations
+
+import pytest
+from test_server_storage import seated_table
+
+from cardtable.server import leases
+from cardtable.server.leases import Fence, Fenced
+from cardtable.server.storage import Storage
+from cardtable.table import Table
+
+
+def stored_moves(storage: Storage, table_id: str) -> list[str | None]:
+    loaded = storage.read(lambda s: Storage.load(s, table_id))
+    assert loaded is not None
+    return [m.move_id for m in loaded.moves]
+
+
+def move(storage: Storage, table: Table, move_id: str, fence: Fence | None) -> None:
+    seat = table.match.to_move() if table.match else None
+    assert isinstance(seat, int)
+    answer = table.submit(
+        seat, table.legal_moves(seat)[-1], version=table.version, move_id=move_id, now=1.0
+    )
+    assert answer.entry is not None
+    storage.write(Storage.append_move(table, answer.entry, fence)).result(timeout=10)
+
+
+def test_an_old_owners_move_is_refused_after_a_takeover(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        table = seated_table("t1")
+        storage.write(Storage.insert_table(table, ("a", 100.0))).result(timeout=10)
+        old = Fence("a", 1)
+        move(storage, table, "m1", old)  # the owner writes
+        # While a holds it, b cannot claim it.
+        assert storage.write(leases.claim("t1", "b", 50.0, 53.0)).result(timeout=10) is None
+        # a stops renewing; past its expiry b takes it over with the next token.
+        new = storage.write(leases.claim("t1", "b", 101.0, 104.0)).result(timeout=10)
+        assert new == Fence("b", 2)
+        # a wakes up and writes: refused, in the same transaction, nothing stored.
+        twin = storage.read(lambda s: Storage.load(s, "t1"))
+        with pytest.raises(Fenced):
+            move(storage, table, "m2", old)
+        with pytest.raises(Fenced):
+            storage.write(Storage.update_table(table, old)).result(timeout=10)
+        assert stored_moves(storage, "t1") == ["m1"]
+        after = storage.read(lambda s: Storage.load(s, "t1"))
+        assert twin is not None
+        assert after is not None
+        assert after.row == twin.row
+        # The new owner writes; a's renewal finds the table gone and its release fails.
+        assert twin is not None
+        restored = Table.restore(
+            table_id="t1",
+            game=table.game,
+            options=twin.row["options"],
+            seed=twin.row["seed"],
+            time_control=table.time_control,
+            rated=False,
+            status=table.status,
+            version=twin.row["version"],
+            meta=twin.row["meta"],
+            moves=twin.moves,
+            rematch_of=None,
+            now=2.0,
+        )
+        move(storage, restored, "m2", new)
+        assert stored_moves(storage, "t1") == ["m1", "m2"]
+        assert storage.write(leases.renew("a", ["t1"], 200.0)).result(timeout=10) == set()
+        assert storage.write(leases.renew("b", ["t1"], 200.0)).result(timeout=10) == {"t1"}
+        assert storage.write(leases.release("t1", old)).result(timeout=10) is False
+    finally:
+        storage.close()
+
+
+def test_a_released_table_is_claimed_at_once_and_by_one_process(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        for name in ("t1", "t2"):
+            storage.write(Storage.insert_table(seated_table(name), ("a", 100.0))).result(10)
+        assert storage.read(leases.orphans(50.0)) == []
+        assert storage.write(leases.release("t1", Fence("a", 1))).result(timeout=10)
+        assert storage.read(leases.orphans(50.0)) == ["t1"]  # free long before expiry
+        # Two processes claim it at once: exactly one wins, with token 2.
+        first = storage.write(leases.claim("t1", "b", 50.0, 53.0))
+        second = storage.write(leases.claim("t1", "c", 50.0, 53.0))
+        won = [f for f in (first.result(10), second.result(10)) if f is not None]
+        assert won == [Fence("b", 2)]
+        lease = storage.read(leases.lease_of("t1"))
+        assert lease is not None
+        assert (lease.owner, lease.token) == ("b", 2)
+        # Claiming again as the owner keeps the token; a table without a lease (stored
+        # before leases) is claimable; no table, no lease.
+        assert storage.write(leases.claim("t1", "b", 51.0, 54.0)).result(10) == Fence("b", 2)
+        storage.write(Storage.insert_table(seated_table("t3"))).result(timeout=10)
+        assert "t3" in storage.read(leases.orphans(50.0))
+        assert storage.write(leases.claim("t3", "c", 50.0, 53.0)).result(10) == Fence("c", 1)
+        assert storage.write(leases.claim("nope", "c", 50.0, 53.0)).result(10) is None
+        # Expired leases are orphans.
+        assert set(storage.read(leases.orphans(200.0))) == {"t1", "t2", "t3"}
+    finally:
+        storage.close()
