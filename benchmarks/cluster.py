@@ -79,7 +79,7 @@ def render_haproxy(template: str, port: int, servers: list[int], stats_socket: s
 def _pg_admin() -> Any:
     import psycopg
 
-    return psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3)
+    return psycopg.connect(PG_ADMIN_URL.replace("+psycopg", ""), autocommit=True, connect_timeout=3)
 
 
 def postgres_available() -> bool:

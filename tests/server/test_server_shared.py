@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from cardtable.server.seeks import Seek, Seeks, SharedSeeks
 from cardtable.server.shared import LockLost, LockTimeout, Shared, open_shared
 from cardtable.table import TimeControl
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 WINDOW, BOTS_AFTER, HEARTBEAT = 0.6, 0.5, 2.0
 
 
