@@ -350,6 +350,11 @@ class Cluster:
         """HAProxy's PID (None before it started)."""
         return self._haproxy.pid if self._haproxy is not None else None
 
+    def logs(self) -> str:
+        """The end of every log of the run (the servers', HAProxy's), to show on a failure."""
+        parts = [f"--- {s.name} ---\n{s.tail()}" for s in self.servers]
+        return "\n".join([*parts, f"--- haproxy ---\n{self.log('haproxy')}"])
+
     def server_pids(self) -> list[int]:
         """The PIDs of the server processes alive now."""
         return [s.pid for s in self.servers if s.alive()]

@@ -137,89 +137,98 @@ def owned(cluster: Cluster) -> list[int]:
 @needs_services
 def test_games_go_on_through_the_proxy_while_processes_are_killed_and_stopped() -> None:
     with Cluster(processes=3, redis_url=REDIS_URL, launch=launcher) as cluster:
-        http = httpx.Client(base_url=cluster.base, timeout=20)
-        players: list[Player] = []
-        rng = random.Random(15)
-        games = [("candidate", {"deals": 1}, 2)] * 3 + [("spy", {"rounds": 1}, 3)] * 3
-        for game, options, size in games:
-            seats: list[dict[str, str]] = [{"type": "open"}, {"type": "open"}]
-            seats += [{"type": "bot", "level": "easy"}] * (size - 2)
-            made = http.post("/api/tables", json={"game": game, "seats": seats, "options": options})
-            assert made.status_code == 201, made.text
-            table_id = made.json()["table"]["id"]
-            for invite in made.json()["invites"]:
-                joined = http.post(
-                    f"/api/tables/{table_id}/join", json={"invite": invite["code"], "name": "P"}
+        try:
+            play_through_kills(cluster)
+        except BaseException:
+            print(cluster.logs())  # the run's directory goes with the cluster
+            raise
+
+
+def play_through_kills(cluster: Cluster) -> None:
+    """The body of the test above, on a started cluster."""
+    http = httpx.Client(base_url=cluster.base, timeout=20)
+    players: list[Player] = []
+    rng = random.Random(15)
+    games = [("candidate", {"deals": 1}, 2)] * 3 + [("spy", {"rounds": 1}, 3)] * 3
+    for game, options, size in games:
+        seats: list[dict[str, str]] = [{"type": "open"}, {"type": "open"}]
+        seats += [{"type": "bot", "level": "easy"}] * (size - 2)
+        made = http.post("/api/tables", json={"game": game, "seats": seats, "options": options})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["table"]["id"]
+        for invite in made.json()["invites"]:
+            joined = http.post(
+                f"/api/tables/{table_id}/join", json={"invite": invite["code"], "name": "P"}
+            )
+            assert joined.status_code == 200, joined.text
+            players.append(
+                Player(
+                    cluster.base,
+                    table_id,
+                    game,
+                    invite["seat"],
+                    joined.json()["token"],
+                    random.Random(rng.random()),
                 )
-                assert joined.status_code == 200, joined.text
-                players.append(
-                    Player(
-                        cluster.base,
-                        table_id,
-                        game,
-                        invite["seat"],
-                        joined.json()["token"],
-                        random.Random(rng.random()),
-                    )
-                )
-        events: list[str] = []
+            )
+    events: list[str] = []
 
-        def kill_and_stop() -> None:
-            # SIGKILL the owner of the most tables; while it restarts and the others take
-            # its tables over, SIGTERM the owner of the most tables then; restart both.
-            restarts = []
-            for pause, signum in ((1.0, signal.SIGKILL), (2.5, signal.SIGTERM)):
-                time.sleep(pause)
-                counts = owned(cluster)
-                victim = max(range(len(counts)), key=counts.__getitem__)
-                events.append(f"{signum.name} s{victim + 1} owning {counts[victim]} of {counts}")
-                assert counts[victim] > 0, "no live table to take over"
-                cluster.kill(victim, signum)
-                restart = threading.Thread(target=cluster.restart, args=(victim,))
-                restart.start()
-                restarts.append(restart)
-            for restart in restarts:
-                restart.join(60)
+    def kill_and_stop() -> None:
+        # SIGKILL the owner of the most tables; while it restarts and the others take
+        # its tables over, SIGTERM the owner of the most tables then; restart both.
+        restarts = []
+        for pause, signum in ((1.0, signal.SIGKILL), (2.5, signal.SIGTERM)):
+            time.sleep(pause)
+            counts = owned(cluster)
+            victim = max(range(len(counts)), key=counts.__getitem__)
+            events.append(f"{signum.name} s{victim + 1} owning {counts[victim]} of {counts}")
+            assert counts[victim] > 0, "no live table to take over"
+            cluster.kill(victim, signum)
+            restart = threading.Thread(target=cluster.restart, args=(victim,))
+            restart.start()
+            restarts.append(restart)
+        for restart in restarts:
+            restart.join(60)
 
-        async def run() -> None:
-            deadline = time.monotonic() + 60
-            killer = asyncio.create_task(asyncio.to_thread(kill_and_stop))
-            await asyncio.gather(*(p.play(deadline) for p in players))
-            await killer
+    async def run() -> None:
+        deadline = time.monotonic() + 60
+        killer = asyncio.create_task(asyncio.to_thread(kill_and_stop))
+        await asyncio.gather(*(p.play(deadline) for p in players))
+        await killer
 
-        asyncio.run(run())
-        print(events)
-        assert len(events) == 2, events
-        for player in players:
-            assert player.final is not None, f"table {player.table_id} did not finish"
-        assert any(c is not None and c == 1012 for p in players for c in p.close_codes), [
-            p.close_codes for p in players
+    asyncio.run(run())
+    print(events)
+    assert len(events) == 2, events
+    for player in players:
+        assert player.final is not None, f"table {player.table_id} did not finish"
+    assert any(c is not None and c == 1012 for p in players for c in p.close_codes), [
+        p.close_codes for p in players
+    ]
+    assert any(p.close_codes for p in players)
+    welcomes = asyncio.run(fresh_welcomes(players))
+    for table_id in {p.table_id for p in players}:
+        record = http.get(f"/api/tables/{table_id}/record")
+        assert record.status_code == 200, record.text
+        stored = record.json()
+        moves = [
+            bare(m) for part in stored.get("deals", stored.get("rounds")) for m in part["moves"]
         ]
-        assert any(p.close_codes for p in players)
-        welcomes = asyncio.run(fresh_welcomes(players))
-        for table_id in {p.table_id for p in players}:
-            record = http.get(f"/api/tables/{table_id}/record")
-            assert record.status_code == 200, record.text
-            stored = record.json()
-            moves = [
-                bare(m) for part in stored.get("deals", stored.get("rounds")) for m in part["moves"]
-            ]
-            replayed = replay(stored).summary()
-            assert replayed["complete"]
-            for player, welcome in zip(players, welcomes, strict=True):
-                if player.table_id != table_id:
-                    continue
-                assert player.final is not None
-                # The stored record, replayed by whichever process answers now, is what
-                # the client saw at the end.
-                assert welcome["state"]["view"] == player.final["view"]
-                assert welcome["state"]["result"] == player.final["result"]
-                assert player.final["result"]["totals"] == replayed["totals"]
-                history = welcome["history"]
-                assert [bare(h["move"]) for h in history] == moves
-                mine = [h for h in history if h["seat"] == player.seat and h["source"] == "player"]
-                # Every acknowledged move is in the record, once; nothing else of the seat's.
-                assert len(mine) == len(player.acked), (table_id, player.seat)
+        replayed = replay(stored).summary()
+        assert replayed["complete"]
+        for player, welcome in zip(players, welcomes, strict=True):
+            if player.table_id != table_id:
+                continue
+            assert player.final is not None
+            # The stored record, replayed by whichever process answers now, is what
+            # the client saw at the end.
+            assert welcome["state"]["view"] == player.final["view"]
+            assert welcome["state"]["result"] == player.final["result"]
+            assert player.final["result"]["totals"] == replayed["totals"]
+            history = welcome["history"]
+            assert [bare(h["move"]) for h in history] == moves
+            mine = [h for h in history if h["seat"] == player.seat and h["source"] == "player"]
+            # Every acknowledged move is in the record, once; nothing else of the seat's.
+            assert len(mine) == len(player.acked), (table_id, player.seat)
 
 
 async def fresh_welcomes(players: list[Player]) -> list[dict[str, Any]]:
