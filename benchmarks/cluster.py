@@ -5,10 +5,9 @@ across processes (``python -m benchmarks server --processes N``).
 :class:`Cluster` starts, in order: a fresh PostgreSQL database (dropped at the end), a
 Redis key prefix of its own (its keys deleted at the end) — on the Redis it is given, or
 on a private ``redis-server`` it starts on a free port (so its CPU time is the run's
-alone) —, N server processes on free ports (the first alone, so it migrates the empty
-database, then the others), and ``haproxy`` with ``deploy/haproxy.cfg`` rendered for
-those ports: only the listening port, the ``server`` lines and the stats socket's path
-change. It waits until every process answers ``/api/health`` and HAProxy counts every
+alone) —, N server processes on free ports (all at once, once the schema is made), and
+``haproxy`` with ``deploy/haproxy.cfg`` rendered for those ports: only the listening
+port, the ``server`` lines and the stats socket's path change. It waits until every process answers ``/api/health`` and HAProxy counts every
 one up. :meth:`Cluster.stop` stops all it started, by PID, and nothing else.
 
 >>> print(render_haproxy("bind 127.0.0.1:8000\\n    server s1 127.0.0.1:8001 check\\n"
@@ -282,13 +281,15 @@ class Cluster:
         return ServerProc(name, port, command, self.tmp / f"{name}.log", env)
 
     def _start_servers(self) -> None:
+        # The schema first (processes starting at once on an empty database would race
+        # to create it), then every process at once.
+        from cardtable.server.storage import Storage
+
+        Storage(self.db_url).close()
         self.servers = [self._server(i) for i in range(self.processes)]
-        # The first alone: it migrates the empty database; then the others at once.
-        self.servers[0].start()
-        self.servers[0].wait_healthy()
-        for server in self.servers[1:]:
+        for server in self.servers:
             server.start()
-        for server in self.servers[1:]:
+        for server in self.servers:
             server.wait_healthy()
 
     def _start_haproxy(self) -> None:
