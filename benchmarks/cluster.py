@@ -8,7 +8,8 @@ on a private ``redis-server`` it starts on a free port (so its CPU time is the r
 alone) —, N server processes on free ports (all at once, once the schema is made), and
 ``haproxy`` with ``deploy/haproxy.cfg`` rendered for those ports: only the listening
 port, the ``server`` lines and the stats socket's path change. It waits until every
-process answers ``/api/health`` and HAProxy counts every one up. :meth:`Cluster.stop` stops all it started, by PID, and nothing else.
+process answers ``/api/health`` and HAProxy counts every one up.
+:meth:`Cluster.stop` stops all it started, by PID, and nothing else.
 
 >>> print(render_haproxy("bind 127.0.0.1:8000\\n    server s1 127.0.0.1:8001 check\\n"
 ...     "    server s2 127.0.0.1:8002 check\\n", 9000, [9101, 9102, 9103], "/tmp/x.sock"))
