@@ -119,6 +119,8 @@ class ServerProc:
     log: Path
     env: dict[str, str]
     proc: subprocess.Popen[bytes] | None = None
+    #: How many times it was started.
+    starts: int = 1
 
     @property
     def base(self) -> str:
@@ -267,17 +269,19 @@ class Cluster:
                 raise RuntimeError("the private redis-server did not start")
             time.sleep(0.05)
 
-    def _server(self, index: int) -> ServerProc:
-        name = f"s{index + 1}"
-        port = free_port()
+    def _command(self, port: int, instance: str) -> list[str]:
         assert self.redis_url is not None
         if self.launch is not None:
-            command = self.launch(self.db_url, port, self.redis_url, self.prefix, name)
-        else:
-            command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
-            command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
-            command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
-            command += ["--instance", name, *self.serve_args]
+            return self.launch(self.db_url, port, self.redis_url, self.prefix, instance)
+        command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
+        command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
+        return [*command, "--instance", instance, *self.serve_args]
+
+    def _server(self, index: int) -> ServerProc:
+        name = f"s{index + 1}"  # its name in HAProxy; the instance id changes per start
+        port = free_port()
+        command = self._command(port, f"{name}-1")
         env = {**os.environ, **self.env}
         return ServerProc(name, port, command, self.tmp / f"{name}.log", env)
 
@@ -372,6 +376,10 @@ class Cluster:
     def restart(self, index: int) -> None:
         """Start server ``index`` again on its port; returns once HAProxy counts it up."""
         server = self.servers[index]
+        # A new instance id: an id is never reused while an earlier process of that id
+        # might still hold leases.
+        server.starts += 1
+        server.command = self._command(server.port, f"{server.name}-{server.starts}")
         server.start()
         server.wait_healthy()
         self.wait_up([server.name])

@@ -194,6 +194,7 @@ def test_a_seek_vanishes_when_cancelled_or_when_its_heartbeat_stops(
 def test_a_rated_seek_needs_an_account_and_pairs_accounts(
     fake_server: ServerThread, fake_seeks: Seeks
 ) -> None:
+    fake_seeks.heartbeat = 30.0  # registering two accounts may take seconds on a busy machine
     api = Api(fake_server.base)
     refused = api.http.post("/api/seeks", json={"game": "fake", "name": "Ann", "rated": True})
     assert refused.status_code == 403
