@@ -544,6 +544,14 @@ def serve(
         float,
         typer.Option(min=0.05, help="With --redis: seconds between lease renewals."),
     ] = 0.5,
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="With --redis: seconds a process told to stop still serves while its "
+            "health check answers 503, before it hands its tables over.",
+        ),
+    ] = 0.0,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable[server]')."""
     try:
@@ -567,6 +575,7 @@ def serve(
                     "instance": instance,
                     "lease_seconds": lease_seconds,
                     "renew_seconds": renew_seconds,
+                    "drain_seconds": drain_seconds,
                 }
                 if redis is not None
                 else {}

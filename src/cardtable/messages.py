@@ -644,6 +644,15 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "a message may be at most {limit} bytes",
         "uk": "повідомлення може мати щонайбільше {limit} байтів",
     },
+    # -- several server processes (server/cluster.py, runtime) ----------------------
+    "server.owner_unreachable": {
+        "en": "the server running this table did not answer: try again",
+        "uk": "сервер, що веде цей стіл, не відповів: спробуйте ще раз",
+    },
+    "server.moved": {
+        "en": "the table moved to another server: try again",
+        "uk": "стіл перейшов на інший сервер: спробуйте ще раз",
+    },
     # -- lobby codes, invites and the next game (server/routes/tables.py) ------------
     "server.no_code": {
         "en": "no table and no open seat has the code {code!r}",

@@ -11,9 +11,11 @@ answer.
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import statistics
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -56,30 +58,44 @@ def live_bases(nodes: list[Node]) -> list[str]:
     return [n.base for n in nodes if n.proc is not None and n.proc.poll() is None]
 
 
-def new_table(nodes: list[Node], game: str, rng: random.Random) -> tuple[str, list[Player]]:
+def post(nodes: list[Node], rng: random.Random, path: str, body: dict[str, Any]) -> httpx.Response:
+    """POST to any process that answers (one may be starting again after a kill, or
+    its table's owner may have just died: 503 until another took the table over)."""
+    deadline = time.monotonic() + 30
+    while True:
+        bases = live_bases(nodes)
+        try:
+            response = httpx.post(rng.choice(bases) + path, json=body, timeout=5)
+        except httpx.HTTPError:
+            response = None
+        if response is not None and response.status_code != 503:
+            return response
+        assert time.monotonic() < deadline, "no process answered"
+        time.sleep(0.1)
+
+
+def new_table(
+    nodes: list[Node], game: str, rng: random.Random, length: int = 2
+) -> tuple[str, list[Player]]:
     """A table created on one process and its seats taken through others (the join is
-    forwarded to the owner)."""
-    bases = live_bases(nodes)
+    forwarded to the owner), of ``length`` deals or rounds."""
     if game == "candidate":
         seats: list[dict[str, Any]] = [{"type": "open"}, {"type": "open"}]
-        options = {"deals": 2}
+        options = {"deals": length}
     else:
         seats = [{"type": "open"}, {"type": "open"}, {"type": "bot", "level": "easy"}]
-        options = {"rounds": 2}
-    created = httpx.post(
-        rng.choice(bases) + "/api/tables",
-        json={"game": game, "seats": seats, "options": options},
-        timeout=10,
-    )
+        options = {"rounds": 2 * length}
+    created = post(nodes, rng, "/api/tables", {"game": game, "seats": seats, "options": options})
     assert created.status_code == 201, created.text
     body = created.json()
     table_id = body["table"]["id"]
     players = []
     for invite in body["invites"]:
-        joined = httpx.post(
-            rng.choice(bases) + f"/api/tables/{table_id}/join",
-            json={"invite": invite["code"], "name": f"P{invite['seat']}"},
-            timeout=10,
+        joined = post(
+            nodes,
+            rng,
+            f"/api/tables/{table_id}/join",
+            {"invite": invite["code"], "name": f"P{invite['seat']}"},
         )
         assert joined.status_code == 200, joined.text
         seated = joined.json()
@@ -108,6 +124,43 @@ def owners(engine: Any, finished: bool = False) -> dict[str, str]:
             {"now": time.time()},
         ).all()
     return {row[0]: row[1] for row in rows}
+
+
+def leases(engine: Any) -> dict[str, tuple[str, str | None]]:
+    """Every table -> its status and the process holding its lease now (None: nobody)."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT t.id, t.status, l.owner, l.expires_at FROM tables t "
+                "LEFT JOIN table_leases l ON t.id = l.table_id"
+            )
+        ).all()
+    now = time.time()
+    return {
+        row[0]: (row[1], row[2] if row[3] is not None and row[3] > now else None) for row in rows
+    }
+
+
+def stuck(engine: Any, tables: dict[str, list[Player]], ids: list[str]) -> list[Any]:
+    """What a table still playing at the end looks like, to say why."""
+    rows = leases(engine)
+    return [
+        (
+            t,
+            rows.get(t),
+            [
+                (
+                    p.seat,
+                    p.greeted,
+                    p.pending,
+                    p.closes[-3:],
+                    p.state and (p.state["version"], p.state["status"], p.state["to_move"]),
+                )
+                for p in tables[t]
+            ],
+        )
+        for t in ids
+    ]
 
 
 def verify(db: str, tables: dict[str, list[Player]]) -> int:
@@ -149,7 +202,8 @@ def verify(db: str, tables: dict[str, list[Player]]) -> int:
                     assert entry is not None, f"acknowledged move {move_id} not stored"
                     assert (entry.version, entry.move) == (version, move)
                 assert player.state is not None
-                assert player.state["version"] == row["version"]
+                # It saw the last move (presence changes after it may bump the version).
+                assert player.state["version"] >= stored.moves[-1].version
                 replayed = json.loads(json.dumps(table.snapshot(player.seat, 0.0)))
                 assert player.state["view"] == replayed["view"]
                 assert player.state["result"] == replayed["result"]
@@ -172,7 +226,31 @@ def test_killed_owners_tables_go_on_elsewhere_with_no_move_lost_or_doubled(
     tables: dict[str, list[Player]] = {}
     live: list[str] = []
     takeovers: list[float] = []
-    waiting: list[tuple[float, str, set[str]]] = []  # kill time, victim, its tables
+    waiting: list[tuple[float, str]] = []  # kill time, victim
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def watch() -> None:
+        """Time each takeover: from the SIGKILL until every unfinished table the victim
+        held has a live lease of another process."""
+        while not stop.wait(0.02):
+            with lock:
+                if not waiting:
+                    continue
+            rows = leases(engine)
+            now = time.monotonic()
+            with lock:
+                for item in list(waiting):
+                    killed_at, victim = item
+                    if not any(
+                        status != "finished" and owner in (None, victim)
+                        for status, owner in rows.values()
+                    ):
+                        takeovers.append(now - killed_at)
+                        waiting.remove(item)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     kills = 0
     try:
         for index in range(6):
@@ -181,7 +259,6 @@ def test_killed_owners_tables_go_on_elsewhere_with_no_move_lost_or_doubled(
             live.append(table_id)
         next_kill = time.monotonic() + rng.uniform(0.5, 1.5)
         deadline = time.monotonic() + 240
-        last_look = 0.0
         while time.monotonic() < deadline:
             for table_id in list(live):
                 for player in tables[table_id]:
@@ -194,49 +271,40 @@ def test_killed_owners_tables_go_on_elsewhere_with_no_move_lost_or_doubled(
                         tables[new_id] = players
                         live.append(new_id)
             now = time.monotonic()
-            if (waiting or (kills < 20 and now >= next_kill)) and now - last_look > 0.05:
-                last_look = now
-                held = owners(engine)
-                for item in list(waiting):
-                    killed_at, victim, owned = item
-                    if all(t not in held or held[t] != victim for t in owned) and all(
-                        t in held for t in owned if t in live
-                    ):
-                        takeovers.append(now - killed_at)
-                        waiting.remove(item)
-                if kills < 20 and now >= next_kill:
-                    running = {n.name: n for n in nodes if n.proc and n.proc.poll() is None}
-                    targets = sorted({o for o in held.values() if o in running})
-                    if targets:
-                        victim = running[rng.choice(targets)]
-                        victim.kill()
-                        waiting.append(
-                            (
-                                time.monotonic(),
-                                victim.name,
-                                {t for t, o in held.items() if o == victim.name},
-                            )
-                        )
-                        kills += 1
-                        head, _, count = victim.name.rpartition("-")
-                        victim.name = f"{head}-{int(count) + 1}"  # a new process, a new id
-                        victim.start(wait=False)
-                    next_kill = now + rng.uniform(1.5, 3.0)
-            if kills >= 20 and not live and not waiting:
+            if kills < 20 and now >= next_kill:
+                next_kill = now + rng.uniform(1.0, 2.0)
+                held = {o for status, o in leases(engine).values() if status != "finished"}
+                up = [n for n in nodes if n.healthy()]
+                # The owner of live tables, while another process serves to take them.
+                targets = [n for n in up if n.name in held]
+                if targets and len(up) >= 2:
+                    victim = rng.choice(targets)
+                    victim.kill()
+                    with lock:
+                        waiting.append((time.monotonic(), victim.name))
+                    kills += 1
+                    head, _, count = victim.name.rpartition("-")
+                    victim.name = f"{head}-{int(count) + 1}"  # a new process, a new id
+                    victim.start(wait=False)
+            with lock:
+                settled = not waiting
+            if kills >= 20 and not live and settled:
                 break
             time.sleep(0.005)
         assert kills == 20
-        assert not live, f"tables still playing: {live}"
+        assert not live, f"tables still playing: {stuck(engine, tables, live)}"
         moves = verify(cluster_db, tables)
         reconnects = sum(p.reconnects for ps in tables.values() for p in ps)
         print(
             f"\n{len(tables)} tables, {moves} moves, {kills} kills, {reconnects} reconnects; "
             f"takeover after SIGKILL: median {statistics.median(takeovers):.2f} s, "
-            f"max {max(takeovers):.2f} s (lease 1.5 s, renewal 0.25 s)"
+            f"max {max(takeovers):.2f} s (lease 1.5 s, renewal 0.25 s; load average "
+            f"{os.getloadavg()[0]:.1f})"
         )
         assert len(takeovers) == kills
-        assert max(takeovers) < 8.0
+        assert max(takeovers) < 10.0
     finally:
+        stop.set()
         for ps in tables.values():
             for player in ps:
                 player.close()
@@ -256,7 +324,7 @@ def test_sigterm_hands_tables_over_and_no_client_loses_a_move(cluster_db: str) -
     handovers: list[float] = []
     try:
         for index in range(4):
-            table_id, players = new_table(nodes, ("candidate", "spy")[index % 2], rng)
+            table_id, players = new_table(nodes, ("candidate", "spy")[index % 2], rng, 3)
             tables[table_id] = players
         everyone = [p for ps in tables.values() for p in ps]
 
@@ -292,7 +360,7 @@ def test_sigterm_hands_tables_over_and_no_client_loses_a_move(cluster_db: str) -
                 for player in everyone:
                     player.step()
                 time.sleep(0.005)
-                assert time.monotonic() - stopped < 15
+                assert time.monotonic() - stopped < 30, "did not exit"
             # Handed over and closed cleanly; uvicorn then re-raises the SIGTERM.
             assert node.proc.returncode in (0, -signal.SIGTERM)
             head, _, count = node.name.rpartition("-")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -148,4 +150,40 @@ def test_switch_language(web_server: WebServer, browser: Any, shots: Path) -> No
     page.reload()
     page.wait_for_selector("article.rules h2")
     assert page.get_attribute("html", "lang") == "en"
+    context.close()
+
+
+def test_close_code_1012_reconnects_at_once_and_the_game_goes_on(
+    web_server: WebServer, browser: Any
+) -> None:
+    """A server process that stops, or a table moving to another process, closes the
+    socket with 1012 ("service restart", docs/protocol.md): the page connects again at
+    once, without the "connection lost" banner, and the game goes on."""
+    context = browser.new_context()
+    page = context.new_page()
+    sockets: list[Any] = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    table_id = start_against_bot(web_server.base, page)
+    wait_my_turn(page)
+    opened = len(sockets)
+    page.evaluate(
+        """() => {
+            window.bannerShown = false;
+            new MutationObserver(() => {
+                if (document.querySelector('.banner.warn:not([hidden])')) window.bannerShown = true;
+            }).observe(document.body, {subtree: true, attributes: true, childList: true});
+        }"""
+    )
+    hub = web_server.app.state.hub
+    live = hub.tables[table_id]
+    conns = list(live.connections)
+    loop = conns[0]._sender.get_loop()
+    for conn in conns:
+        asyncio.run_coroutine_threadsafe(conn.close(1012, "server restarting"), loop).result(5)
+    deadline = time.monotonic() + 3
+    while len(sockets) <= opened:
+        assert time.monotonic() < deadline, "no new socket after 1012"
+        page.wait_for_timeout(50)
+    move_once(page)
+    assert page.evaluate("window.bannerShown") is False  # never "connection lost"
     context.close()

@@ -76,6 +76,9 @@ def serve(
         ws_max_size=MAX_MESSAGE_BYTES * 4,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # One of several processes has handed its tables over before uvicorn stops:
+        # what is left (idle sockets, a last request) need not hold the exit up.
+        timeout_graceful_shutdown=5 if settings.get("redis_url") else None,
     )
     # The one line people need: where to point the browser (the client is served at /).
     print(f"cardtable server: open {address(host, port)} in a browser", flush=True)

@@ -68,6 +68,7 @@ def create_app(
         hub = Hub(storage, games, bots, settings)
         if hub.cluster is not None:
             hub.cluster.app = app
+            hub.cluster.timing = app.state.move_timing
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots, shared)

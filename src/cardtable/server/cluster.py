@@ -63,6 +63,7 @@ from cardtable.server.connection import Connection
 from cardtable.server.core import refusal
 from cardtable.server.leases import Lease
 from cardtable.server.settings import Settings
+from cardtable.server.timing import MoveTiming, is_move
 
 if TYPE_CHECKING:
     from cardtable.server.runtime import Hub
@@ -139,8 +140,16 @@ class Cluster:
         self.me = settings.instance or instance_id()
         self.lease = settings.lease_seconds
         self.every = settings.renew_seconds
+        self.drain_seconds = settings.drain_seconds
+        #: SIGTERM received: the health check answers 503 (a proxy stops sending
+        #: newcomers) while the process still serves for ``drain_seconds``.
+        self.stopping = False
+        #: Handing over: no table is taken any more, new sockets are sent elsewhere.
         self.draining = False
         self.app: ASGIApp | None = None
+        #: The owner times relayed moves too (frame in to the last message queued for
+        #: publishing), when ``time_moves`` is on.
+        self.timing: MoveTiming | None = None
         self.redis: Redis | None = None
         self._sub: Redis | None = None
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
@@ -174,7 +183,8 @@ class Cluster:
         self._tasks = [
             asyncio.create_task(self._listen(pubsub)),
             asyncio.create_task(self._publish()),
-            asyncio.create_task(self._tick_loop()),
+            asyncio.create_task(self._every(self._renew)),
+            asyncio.create_task(self._every(self._claim_orphans)),
         ]
         log.info("instance %s joined the cluster", self.me)
 
@@ -195,8 +205,10 @@ class Cluster:
                     await client.aclose()
 
     async def _flush(self) -> None:
+        """Wait until every queued message is published."""
         while not self._outbox.empty():
             await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # the last batch's round trip
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -362,19 +374,21 @@ class Cluster:
         assert self.redis is not None
         await self.redis.set(self.key("alive", self.me), "1", px=max(1, int(self.lease * 1000)))
 
-    async def _tick_loop(self) -> None:
+    async def _every(self, step: Callable[[], Awaitable[None]]) -> None:
+        """Run ``step`` every ``renew_seconds`` (renewing apart from claiming, so a long
+        takeover never delays this process's own renewals)."""
         while True:
             try:
-                await self._tick()
+                await step()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster tick failed")
+                log.exception("cluster step %s failed", getattr(step, "__name__", step))
             await asyncio.sleep(self.every * random.uniform(0.8, 1.2))
 
-    async def _tick(self) -> None:
-        """Renew this process's leases (dropping tables lost meanwhile), end the relayed
-        connections of dead processes, and claim tables nobody holds."""
+    async def _renew(self) -> None:
+        """Renew this process's leases (dropping tables lost meanwhile) and end the
+        relayed connections of dead processes."""
         assert self.redis is not None
         await self._alive()
         owned = [t for t, live in self.hub.tables.items() if live.fence is not None]
@@ -403,6 +417,9 @@ class Cluster:
             for link in self._links.values():
                 if link.owner in dead:
                     link.out.put_nowait((RECONNECT, "the table moved"))
+
+    async def _claim_orphans(self) -> None:
+        """Claim the tables nobody holds (their owner died or let them go)."""
         if self.draining:
             return
         now = time.time()
@@ -423,7 +440,7 @@ class Cluster:
             owner = await self.locate(remote.table_id)
             live = hub.tables.get(remote.table_id) if owner == self.me else None
             if live is None:
-                if owner is None:
+                if owner is None and not self.draining:
                     gone = refusal(
                         "no_table",
                         f"no live table {remote.table_id!r}",
@@ -440,8 +457,11 @@ class Cluster:
                 raw = await remote.inbox.get()
                 if raw is None:
                     break
+                start = time.perf_counter()
                 try:
                     await hub.handle(live, conn, raw)
+                    if self.timing is not None and is_move(raw):
+                        self.timing.finish(start, live.connections)
                 except Exception:
                     log.exception("error handling a relayed message for %s", remote.table_id)
                     conn.send(
@@ -516,8 +536,12 @@ class Cluster:
 
     # ---------------------------------------------------------------- stopping
     async def drain(self) -> None:
-        """SIGTERM: hand every table over (release, announce, close its connections
-        with 1012), then close the relays this process carries for other owners."""
+        """SIGTERM: answer the health check with 503 for ``drain_seconds`` (still
+        serving), then hand every table over (release, announce, close its connections
+        with 1012) and close the relays this process carries for other owners."""
+        self.stopping = True
+        if self.drain_seconds > 0:
+            await asyncio.sleep(self.drain_seconds)
         self.draining = True
         for live in list(self.hub.tables.values()):
             await self.hub.hand_over(live)
@@ -545,6 +569,8 @@ class Cluster:
         if table_id is None or FORWARDED in request.headers:
             return await call_next(request)
         owner = await self.locate(table_id)
+        if owner is None and self.draining:  # let go, not claimed yet: ask again
+            return self._unavailable("the table is moving to another process: try again")
         if owner is None or owner == self.me:
             return await call_next(request)
         body = await request.body()
@@ -565,23 +591,29 @@ class Cluster:
             answer = await asyncio.wait_for(future, CALL_SECONDS)
         except TimeoutError:
             self._calls.pop(rid, None)
-            return JSONResponse(
-                {
-                    "detail": {
-                        "code": "owner_unreachable",
-                        "message": "the process that runs this table did not answer: try again",
-                        "message_id": "server.owner_unreachable",
-                        "params": {},
-                    }
-                },
-                503,
-                headers={"Retry-After": "2"},
-            )
+            return self._unavailable("the process that runs this table did not answer: try again")
         response = Response(base64.b64decode(answer["body"]), answer["status"])
         response.raw_headers = [
             (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
         ]
         return response
+
+    @staticmethod
+    def _unavailable(message: str) -> JSONResponse:
+        """503 ``owner_unreachable``: the table's owner cannot answer now (it died, or
+        the table is between two owners); asked again shortly, another will."""
+        return JSONResponse(
+            {
+                "detail": {
+                    "code": "owner_unreachable",
+                    "message": message,
+                    "message_id": "server.owner_unreachable",
+                    "params": {},
+                }
+            },
+            503,
+            headers={"Retry-After": "1"},
+        )
 
     async def _answer_call(self, rid: str, text: str) -> None:
         """Run a forwarded request through this process's application."""

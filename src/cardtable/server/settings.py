@@ -75,3 +75,7 @@ class Settings:
     #: Seconds between an owner's renewals (and every process's look for tables
     #: whose owner is gone).
     renew_seconds: float = 0.5
+    #: Seconds a process told to stop (SIGTERM) keeps serving while its health check
+    #: answers 503, so a proxy stops sending it newcomers before it hands its tables
+    #: over and closes its sockets with 1012.
+    drain_seconds: float = 0.0

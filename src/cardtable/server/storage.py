@@ -297,6 +297,25 @@ class Storage:
         return [_live_info(row) for row in rows]
 
     @staticmethod
+    def find_code(session: Session, code: str) -> tuple[dict[str, Any], int | None, bool] | None:
+        """What a code stands for among the stored tables waiting or playing: a table's
+        id (its info, ``None``, False) or an open seat's invite (its info, the seat,
+        whether the seat is taken). For several processes, where each holds only its
+        own tables; reads every live table's seats, which suits a lobby of hundreds."""
+        row = session.get(TableRow, code)
+        if row is not None and row.status != Status.FINISHED.value:
+            return _live_info(row), None, False
+        rows = session.scalars(
+            select(TableRow).where(TableRow.status != Status.FINISHED.value)
+        ).all()
+        for row in rows:
+            for seat in row.meta["seats"]:
+                if seat.get("invite") == code:
+                    taken = Seat.from_dict(seat).filled
+                    return _live_info(row), int(seat["index"]), taken
+        return None
+
+    @staticmethod
     def finished_table(session: Session, table_id: str) -> dict[str, Any] | None:
         """A finished table's public facts with its result and record, or ``None``."""
         row = session.get(TableRow, table_id)

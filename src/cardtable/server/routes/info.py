@@ -27,7 +27,7 @@ async def health(hub: HubDep, response: Response) -> Health:
     """Answers once storage is migrated and unfinished tables are resumed; 503 while a
     process of several is stopping (a proxy then sends nobody new to it)."""
     cluster = hub.cluster
-    draining = cluster is not None and cluster.draining
+    draining = cluster is not None and cluster.stopping
     if draining:
         response.status_code = 503
     return Health(

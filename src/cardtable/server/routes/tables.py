@@ -111,6 +111,21 @@ async def code_target(
     back to one's seat) or the invite code of an open seat (to take it). 404 when it is
     neither, 409 for the invite of a seat already taken."""
     table, seat = hub.find_code(code)
+    if table is None and hub.cluster is not None:  # a table another process holds
+        found = await hub.storage.aread(lambda s: Storage.find_code(s, code))
+        if found is not None:
+            stored, seat, taken = found
+            if taken and seat is not None:
+                raise HubError(
+                    409,
+                    "seat_taken",
+                    f"seat {seat + 1} is already taken",
+                    {"seat": seat + 1},
+                    "table.seat_taken",
+                )
+            if seat is None:
+                return CodeTarget(target="table", table=TableInfo(**stored), seat=None)
+            return CodeTarget(target="invite", table=TableInfo(**stored), seat=seat)
     if table is not None:
         info = TableInfo(**table.info())
         if seat is None:

@@ -6,6 +6,8 @@
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const PING_MS = 20000;
 const SILENCE_MS = 45000;
+/** Close code "service restart" (1012): reconnect at once, to any server process. */
+const RECONNECT_CODE = 1012;
 
 export class TableConnection {
   /**
@@ -66,6 +68,13 @@ export class TableConnection {
     clearInterval(this.pingTimer);
     if (code === 4404) {
       this.handlers.onStatus("gone", 0);
+      return;
+    }
+    if (code === RECONNECT_CODE) {
+      // The server process is restarting or the table moved to another process: come
+      // back at once (with a little jitter so a whole server's clients do not arrive
+      // together); the unanswered move is resent with its id after the welcome.
+      this.retryTimer = setTimeout(() => this.open(), 50 + Math.round(Math.random() * 250));
       return;
     }
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
