@@ -3,13 +3,19 @@ time, a takeover bumps the token, and an old owner's writes are refused."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
+from conftest import fast_settings
+from server_fakegame import fake_bots, fake_games
 from test_server_storage import seated_table
 
 from cardtable.server import leases
 from cardtable.server.leases import Fence, Fenced
+from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
-from cardtable.table import Table
+from cardtable.table import Source, Table
 
 
 def stored_moves(storage: Storage, table_id: str) -> list[str | None]:
@@ -103,3 +109,48 @@ def test_a_released_table_is_claimed_at_once_and_by_one_process(db_url: str) -> 
         assert set(storage.read(leases.orphans(200.0))) == {"t1", "t2", "t3"}
     finally:
         storage.close()
+
+
+def test_an_owner_that_lost_its_lease_drops_the_table_and_stores_nothing(db_url: str) -> None:
+    """The runtime's side: an owner stopped past its lease (another process took the
+    table) refuses the move it is given, stores nothing and lets the table go."""
+
+    async def run() -> None:
+        storage = Storage(db_url)
+        hub = Hub(storage, fake_games(), fake_bots, fast_settings())
+        try:
+            table = await hub.create_table(
+                game="fake",
+                options={"hand": 4},
+                bot_levels=[None, None],
+                time_control=None,
+                rated=False,
+                seed=3,
+            )
+            for seat, invite in table.open_invites():
+                await hub.join(table.id, invite, f"P{seat}")
+            now = time.time()
+            live = hub.tables[table.id]
+            live.fence = storage.write(leases.claim(table.id, "a", now, now + 1)).result(10)
+            assert live.fence == Fence("a", 1)
+            taken = storage.write(leases.claim(table.id, "b", now + 2, now + 5)).result(10)
+            assert taken == Fence("b", 2)
+            seat = table.match.to_move() if table.match else None
+            assert isinstance(seat, int)
+            answer = await hub.submit(
+                live,
+                seat,
+                table.legal_moves(seat)[0],
+                version=table.version,
+                move_id="late",
+                source=Source.PLAYER,
+            )
+            assert (answer.outcome, answer.code) == ("refused", "storage")
+            await asyncio.sleep(0.05)
+            assert table.id not in hub.tables  # dropped: the new owner has it
+            assert stored_moves(storage, table.id) == []
+        finally:
+            await hub.stop()
+            storage.close()
+
+    asyncio.run(run())
