@@ -74,6 +74,7 @@ def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThre
     for _ in range(2):
         settings = fast_settings()
         settings.redis_url, settings.redis_prefix = REDIS_URL, prefix
+        settings.grace_seconds = 30.0  # no stand-in plays the seated tables meanwhile
         app = create_app(
             f"sqlite:///{tmp_path / 'shared.db'}",
             games=fake_games(),
