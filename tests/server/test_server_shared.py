@@ -23,6 +23,7 @@ from server_helpers import Api, ServerThread, clients
 from cardtable.server.app import create_app
 from cardtable.server.limits import SharedBuckets, SharedLoginLimits
 from cardtable.server.routes.accounts import CSRF_HEADER
+from cardtable.server.runtime import HubError
 from cardtable.server.seeks import Seek, Seeks, SharedSeeks
 from cardtable.server.shared import LockLost, LockTimeout, Shared, open_shared
 from cardtable.table import TimeControl
@@ -253,8 +254,10 @@ def test_seeks_changed_after_their_lease_ran_out_are_not_written(prefix: str) ->
                     seeks["x"] = Seek("x", "h", ("fake", False, None), "Ann", None, 1.0, 1.0)
                     await asyncio.sleep(0.15)
 
-            with pytest.raises(LockLost):
+            with pytest.raises(HubError) as refused:  # a 503 the client may retry
                 await slow_change()
+            assert refused.value.status == 503
+            assert isinstance(refused.value.__context__, LockLost)
             assert await store.peek() == {}
             store.lease = 5.0
             async with store.holding() as seeks:

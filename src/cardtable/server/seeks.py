@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from cardtable.server.runtime import Hub, HubError
-from cardtable.server.shared import LockLost, Shared
+from cardtable.server.shared import LockLost, LockTimeout, Shared
 from cardtable.table import TimeControl, hash_token
 
 __all__ = ["LocalSeeks", "Queue", "Seek", "SeekStore", "Seeks", "SharedSeeks", "Status"]
@@ -175,6 +175,18 @@ class SharedSeeks:
 
     @contextlib.asynccontextmanager
     async def holding(self) -> AsyncIterator[dict[str, Seek]]:
+        try:
+            async with self._holding() as seeks:
+                yield seeks
+        except (LockTimeout, LockLost):
+            # Another process held the queues too long, or this one lost its lease
+            # (nothing was written): the client may simply ask again.
+            raise HubError(
+                503, "seeks_busy", "the play-now queues are busy: try again in a moment"
+            ) from None
+
+    @contextlib.asynccontextmanager
+    async def _holding(self) -> AsyncIterator[dict[str, Seek]]:
         async with self.shared.locked("seeks", lease=self.lease) as token:
             before = await self._read()
             seeks = {id_: Seek.load(text) for id_, text in before.items()}
