@@ -1,5 +1,6 @@
 """Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
-server, analysis)."""
+server, analysis). Options after one name go to that benchmark:
+``python -m benchmarks server --processes 3``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ BENCHMARKS = ("candidate", "spy", "bots", "arena", "rl", "server", "analysis")
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(BENCHMARKS)
+    first_option = next((i for i, arg in enumerate(argv) if arg.startswith("-")), len(argv))
+    names, options = argv[:first_option] or list(BENCHMARKS), argv[first_option:]
+    if options and len(names) != 1:
+        print("options go to one benchmark: python -m benchmarks NAME --option …", file=sys.stderr)
+        return 2
     for name in names:
         if name not in BENCHMARKS:
             print(
@@ -26,7 +31,10 @@ def main(argv: list[str]) -> int:
                 raise
             print(f"{name}: benchmark not available yet")
             continue
-        module.main()
+        if options:
+            module.main(options)
+        else:
+            module.main()
     return 0
 
 

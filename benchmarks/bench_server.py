@@ -24,6 +24,19 @@ It measures, side by side:
 
 It also counts errors (error messages, resyncs, failed connections) and memory, stops
 by itself after ``--seconds`` and prints one report.
+
+``--processes N`` measures several processes instead (issue 15, docs/deploy.md): in one
+run, first 1 process and then N, each behind Debian's HAProxy with deploy/haproxy.cfg,
+on a fresh PostgreSQL database and a private ``redis-server`` (benchmarks/cluster.py),
+with the same tables and clients *per process* (N times as many in all for N). Clients
+connect through the proxy, which spreads the sockets over the processes, so most of a
+table's clients sit on processes other than its owner and their moves and updates are
+forwarded through Redis. Each run reports the figures above summed over its processes
+(CPU of every server process and its bot workers, and of Redis, from ``/proc``), the
+server-side time per move of each process, and the share of the committed moves each
+process carried (``moves`` of each one's ``/api/health``). The last lines compare: the
+CPU time per committed move, servers and Redis together, with N processes ÷ with 1
+(what decides how N processes scale on a machine with N free cores; goal ≤ 1.3).
 """
 
 from __future__ import annotations
@@ -244,9 +257,44 @@ async def client(
             await ws.close()
 
 
+@dataclass
+class Target:
+    """What the clients load: ``base`` (a server, or the proxy in front of several) and the
+    server processes behind it (name, own address, PID), with Redis's and the proxy's PIDs
+    when they are measured."""
+
+    base: str
+    servers: list[tuple[str, str, int]]
+    redis_pid: int | None = None
+    proxy_pid: int | None = None
+
+
+def own_cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of one process alone (0 for None or a gone one)."""
+    if pid is None:
+        return 0.0
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+async def committed_moves(http: httpx.AsyncClient, target: Target) -> list[int | None]:
+    """The moves each server process has committed (``moves`` of its ``/api/health``;
+    None where the server does not count them)."""
+    counts: list[int | None] = []
+    for _, base, _ in target.servers:
+        health = (await http.get(f"{base}/api/health")).json()
+        counts.append(health.get("moves"))
+    return counts
+
+
+def percent(part: float, whole: float) -> float:
+    return round(100 * part / whole, 1) if whole else 0.0
+
+
 async def run_load(
-    base: str,
-    pid: int,
+    target: Target,
     candidate_tables: int,
     spy_tables: int,
     seconds: float,
@@ -254,8 +302,10 @@ async def run_load(
     bot_level: str = "easy",
 ) -> dict[str, Any]:
     """Create the tables, run the clients for ``seconds`` and measure."""
+    base = target.base
+    pids = [pid for _, _, pid in target.servers]
     rng = random.Random(1)
-    rss_before = proc_rss_mib(pid)
+    rss_before = sum(proc_rss_mib(pid) for pid in pids)
     runs: list[TableRun] = []
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
@@ -304,23 +354,73 @@ async def run_load(
         for seat in range(len(run.tokens))
     ]
     await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
-    cpu_before = proc_cpu_seconds(pid)
-    wait_before = proc_wait_seconds(pid)
+    async with httpx.AsyncClient(timeout=60) as http:
+        moves_before = await committed_moves(http, target)
+    cpu_each_before = [proc_cpu_seconds(pid) for pid in pids]
+    redis_before = own_cpu_seconds(target.redis_pid)
+    proxy_before = own_cpu_seconds(target.proxy_pid)
+    wait_before = sum(proc_wait_seconds(pid) for pid in pids)
     own_before = sum(os.times()[:2])
     started = time.monotonic()
     phase.stop_at = started + seconds
     phase.go.set()
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
-    cpu = proc_cpu_seconds(pid) - cpu_before
-    waited = proc_wait_seconds(pid) - wait_before
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        inside = (await http.get("/api/timing")).json()
+    cpu_each = [proc_cpu_seconds(pid) - b for pid, b in zip(pids, cpu_each_before, strict=True)]
+    cpu = sum(cpu_each)
+    redis_cpu = own_cpu_seconds(target.redis_pid) - redis_before
+    proxy_cpu = own_cpu_seconds(target.proxy_pid) - proxy_before
+    waited = sum(proc_wait_seconds(pid) for pid in pids) - wait_before
+    async with httpx.AsyncClient(timeout=60) as http:
+        moves_after = await committed_moves(http, target)
+        timings = [(await http.get(f"{b}/api/timing")).json() for _, b, _ in target.servers]
     own = sum(os.times()[:2]) - own_before
-    rss_after = proc_rss_mib(pid)
+    rss_after = sum(proc_rss_mib(pid) for pid in pids)
     lat = sorted(stats.latencies)
     tables = len(runs)
-    return {
+    inside = timings[0]
+    report: dict[str, Any] = {}
+    if len(target.servers) > 1 or target.redis_pid is not None:
+        carried = [
+            (after or 0) - (before or 0)
+            for before, after in zip(moves_before, moves_after, strict=True)
+        ]
+        committed = sum(carried)
+        names = [name for name, _, _ in target.servers]
+        report = {
+            "processes": len(target.servers),
+            "moves_committed": committed,
+            "share_of_moves_percent": {
+                n: percent(c, committed) for n, c in zip(names, carried, strict=True)
+            },
+            "server_time_per_move_ms_each": {
+                n: {"moves": t["moves"], "p50": t["p50_ms"], "p99": t["p99_ms"]}
+                for n, t in zip(names, timings, strict=True)
+            },
+            "cpu_percent_each": {
+                n: round(100 * c / elapsed, 1) for n, c in zip(names, cpu_each, strict=True)
+            },
+            "redis_cpu_percent": round(100 * redis_cpu / elapsed, 1),
+            "proxy_cpu_percent": round(100 * proxy_cpu / elapsed, 1),
+            "cpu_ms_per_committed_move_servers_and_redis": round(
+                1000 * (cpu + redis_cpu) / committed, 3
+            )
+            if committed
+            else None,
+        }
+        timed = [t for t in timings if t["moves"]]
+        count = sum(t["moves"] for t in timed)
+        inside = {
+            "moves": count,
+            # Over several processes: the moves-weighted mean of their medians, and the
+            # worst of their 99th percentiles and maxima (each process is listed above).
+            "p50_ms": round(sum(t["p50_ms"] * t["moves"] for t in timed) / count, 3)
+            if count
+            else None,
+            "p99_ms": max((t["p99_ms"] for t in timed), default=None),
+            "max_ms": max((t["max_ms"] for t in timed), default=None),
+        }
+    return report | {
         "tables": tables,
         "clients": clients,
         "bots": spy_tables,
@@ -389,18 +489,28 @@ def main(argv: list[str] | None = None) -> None:
         help="level of the Spy tables' bots (default easy: the greedy racer; medium and "
         "hard search, about 0.3 s of CPU per move)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="measure N processes behind HAProxy against 1, in one run, on PostgreSQL and a "
+        "private Redis; --tables and --spy-tables are then per process",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     spy = min(args.spy_tables, args.tables)
+    if args.processes is not None:
+        compare_processes(args.processes, args.tables - spy, spy, args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
         log = Path(tmp) / "server.log"
         proc = start_server(port, db, log)
+        base = f"http://127.0.0.1:{port}"
         try:
             report = asyncio.run(
                 run_load(
-                    f"http://127.0.0.1:{port}",
-                    proc.pid,
+                    Target(base, [("server", base, proc.pid)]),
                     args.tables - spy,
                     spy,
                     args.seconds,
@@ -425,6 +535,80 @@ def main(argv: list[str] | None = None) -> None:
     print(f"server load benchmark (loopback, {database}; server = its process and bot workers)")
     for key, value in report.items():
         print(f"  {key}: {value}")
+
+
+def run_cluster(
+    processes: int, candidate: int, spy: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    """One run of :func:`run_load` against ``processes`` processes behind HAProxy, with
+    ``candidate`` and ``spy`` tables per process."""
+    from benchmarks.cluster import Cluster
+
+    with Cluster(processes=processes, redis_url=None, env={"CARDTABLE_TIME_MOVES": "1"}) as c:
+        target = Target(
+            c.base,
+            [(s.name, s.base, s.pid) for s in c.servers],
+            redis_pid=c.redis_pid,
+            proxy_pid=c.proxy_pid,
+        )
+        report = asyncio.run(
+            run_load(
+                target,
+                candidate * processes,
+                spy * processes,
+                args.seconds,
+                args.think,
+                args.bot_level,
+            )
+        )
+        for server in c.servers:
+            problems = [
+                line
+                for line in server.tail().splitlines()
+                if line.strip() and not line.startswith("cardtable server: open")
+            ]
+            if problems:
+                print(f"log of {server.name} ({processes} processes):\n" + "\n".join(problems))
+    return report
+
+
+def compare_processes(processes: int, candidate: int, spy: int, args: argparse.Namespace) -> None:
+    """1 process, then ``processes``, the same tables and clients per process; print both
+    reports and the ratios that decide how the processes scale."""
+    one = run_cluster(1, candidate, spy, args)
+    many = run_cluster(processes, candidate, spy, args)
+    print(
+        f"server load benchmark across processes (loopback, HAProxy, PostgreSQL, Redis; "
+        f"{candidate} Candidate + {spy} Spy tables per process, {args.seconds:g} s each)"
+    )
+    keys = [k for k in many if k in one and not isinstance(many[k], dict)]
+    width = max(len(k) for k in keys)
+    print(f"  {'':{width}}  {'1 process':>12}  {f'{processes} processes':>12}")
+    for key in keys:
+        print(f"  {key:{width}}  {one[key]!s:>12}  {many[key]!s:>12}")
+    for key in [k for k in many if isinstance(many[k], dict)]:
+        print(f"  {key}:")
+        print(f"    1 process: {_cell(one.get(key))}")
+        print(f"    {processes} processes: {_cell(many[key])}")
+    shares = ", ".join(f"{n} {v} %" for n, v in many["share_of_moves_percent"].items())
+    print(f"share of the committed moves carried by each process: {shares}")
+    per_one = one["cpu_ms_per_committed_move_servers_and_redis"]
+    per_many = many["cpu_ms_per_committed_move_servers_and_redis"]
+    if per_one and per_many:
+        ratio = per_many / per_one
+        verdict = "met" if ratio <= 1.3 else "NOT met"
+        print(
+            f"CPU time per committed move, servers + Redis: {per_one} ms with 1 process, "
+            f"{per_many} ms with {processes}; ratio {ratio:.2f} (goal <= 1.3: {verdict})"
+        )
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
+
+
+def _cell(value: Any) -> str:
+    """A report value in one short cell (dicts per process in full)."""
+    if isinstance(value, dict):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
 
 
 if __name__ == "__main__":

@@ -718,6 +718,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "no such seek: it was cancelled or has expired",
         "uk": "такого пошуку немає: його скасовано або він застарів",
     },
+    "server.seeks_busy": {
+        "en": "the play-now queues are busy: try again in a moment",
+        "uk": "черги «Грати зараз» зайняті: спробуйте ще раз за мить",
+    },
     "server.seek_name": {
         "en": "a guest waits under a display name: give one",
         "uk": "гість чекає під своїм ім'ям: вкажіть його",

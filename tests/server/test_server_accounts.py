@@ -17,6 +17,7 @@ from cardtable.server.accounts import (
     skeleton,
     verify_password,
 )
+from cardtable.server.limits import LocalLoginLimits
 from cardtable.server.routes.accounts import COOKIE, CSRF_HEADER
 
 WEB = {CSRF_HEADER: "web"}
@@ -26,7 +27,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(autouse=True)
 def _fresh_limits(fake_server: ServerThread) -> None:
     """Every test starts with no failed logins counted (all come from 127.0.0.1)."""
-    fake_server.app.state.login_limiter = LoginLimiter()
+    fake_server.app.state.login_limits = LocalLoginLimits()
 
 
 def fresh_name(prefix: str = "Pat") -> str:

@@ -13,7 +13,7 @@ import pytest
 from server_helpers import Api, ServerThread, clients
 
 from cardtable.server.routes.accounts import CSRF_HEADER
-from cardtable.server.seeks import Seeks
+from cardtable.server.seeks import LocalSeeks, Seeks
 
 #: Short timings so the tests run in seconds (the server's are 10 s, 20 s and 10 s).
 WINDOW, BOTS_AFTER, HEARTBEAT = 0.6, 0.5, 1.0
@@ -24,7 +24,7 @@ def queues(server: ServerThread) -> Seeks:
     assert httpx.get(f"{server.base}/api/seeks").status_code == 200  # made on first use
     seeks: Seeks = server.app.state.seeks
     seeks.window, seeks.bots_after, seeks.heartbeat = WINDOW, BOTS_AFTER, HEARTBEAT
-    seeks.seeks.clear()
+    seeks.store = LocalSeeks()
     return seeks
 
 
@@ -194,6 +194,7 @@ def test_a_seek_vanishes_when_cancelled_or_when_its_heartbeat_stops(
 def test_a_rated_seek_needs_an_account_and_pairs_accounts(
     fake_server: ServerThread, fake_seeks: Seeks
 ) -> None:
+    fake_seeks.heartbeat = 30.0  # registering two accounts may take seconds on a busy machine
     api = Api(fake_server.base)
     refused = api.http.post("/api/seeks", json={"game": "fake", "name": "Ann", "rated": True})
     assert refused.status_code == 403

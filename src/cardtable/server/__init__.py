@@ -10,7 +10,9 @@ Layers, each in its own module:
 - :mod:`.runtime` — live tables, locks, storage and timers around the core (the I/O
   side); :mod:`.connection` — one WebSocket's send queue and rate limit;
   :mod:`.thinking` — bots (and hints, apart) thinking on an executor;
-  :mod:`.limits` — token buckets of the hint route; :mod:`.settings`.
+  :mod:`.limits` — token buckets of the hint route and the login limits;
+  :mod:`.seeks` — the play-now queues; :mod:`.shared` — the Redis that several
+  processes share these through (``--redis``); :mod:`.settings`.
 - :mod:`.storage`, :mod:`.models`, ``migrations/`` — SQLAlchemy 2 + Alembic.
 - :mod:`.ratings` — openskill ratings.
 - :mod:`.app` and :mod:`.routes` — the FastAPI application and its routers.

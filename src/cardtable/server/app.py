@@ -27,6 +27,7 @@ from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.routes import accounts, analysis, client, info, play, seeks, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
+from cardtable.server.shared import open_shared
 from cardtable.server.storage import Storage
 from cardtable.server.thinking import BotMaker, HintRunner, registry_bot
 from cardtable.server.timing import MoveTiming
@@ -57,6 +58,13 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        chosen = settings or Settings()
+        shared = (
+            await open_shared(chosen.redis_url, chosen.redis_prefix)
+            if chosen.redis_url is not None
+            else None
+        )
+        app.state.shared = shared
         storage = Storage(db_url)
         hub = Hub(storage, games, bots, settings)
         if hub.cluster is not None:
@@ -64,7 +72,7 @@ def create_app(
             hub.cluster.timing = app.state.move_timing
         await hub.start()
         app.state.hub = hub
-        app.state.hints = HintRunner(hub.settings, bots)
+        app.state.hints = HintRunner(hub.settings, bots, shared)
         app.state.analysis = AnalysisRunner(hub.settings, storage)
         try:
             yield
@@ -73,6 +81,8 @@ def create_app(
             app.state.hints.shutdown()
             await hub.stop()
             storage.close()
+            if shared is not None:
+                await shared.close()
 
     app = FastAPI(
         title="cardtable server",

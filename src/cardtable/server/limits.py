@@ -4,15 +4,58 @@ A bucket holds up to ``burst`` tokens and regains one every ``seconds``; a reque
 takes one. An empty bucket refuses with the time until its next token (the
 ``Retry-After`` of a 429). Buckets are kept per key (a seat, an address) and the
 full ones are forgotten, so the memory stays bounded by the keys recently active.
+
+With several server processes (``serve --redis``) the buckets and the counts of failed
+logins live in Redis instead (:class:`SharedBuckets`, :class:`SharedLoginLimits`), so a
+client cannot multiply its allowance by the number of processes the proxy spreads it
+over. Each is one Lua script, atomic in Redis, on Redis's own clock (the processes'
+clocks never meet). The routes use the asynchronous face (:class:`TokenBuckets`,
+:class:`LoginLimits`) that both kinds offer.
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from collections.abc import Callable
+from typing import Protocol
 
-__all__ = ["Buckets"]
+from cardtable.server.accounts import LoginLimiter, name_key
+from cardtable.server.shared import Shared
+
+__all__ = [
+    "Buckets",
+    "LocalLoginLimits",
+    "LoginLimits",
+    "SharedBuckets",
+    "SharedLoginLimits",
+    "TokenBuckets",
+]
+
+
+class TokenBuckets(Protocol):
+    """Token buckets by key, as the routes use them."""
+
+    async def acquire(self, key: str) -> int:
+        """Take a token for ``key``: 0 when granted, else the whole seconds to wait."""
+        ...
+
+
+class LoginLimits(Protocol):
+    """The limits on failed logins, as the login route uses them."""
+
+    async def wait(self, name: str, address: str) -> float:
+        """Seconds until a login for ``name`` from ``address`` may be tried (0: now)."""
+        ...
+
+    async def failed(self, name: str, address: str) -> None:
+        """Count a failed login."""
+        ...
+
+    async def succeeded(self, name: str) -> None:
+        """A correct password clears the name's failures (not the address's)."""
+        ...
 
 
 class Buckets:
@@ -36,6 +79,10 @@ class Buckets:
         #: key → (tokens then, when)
         self._buckets: dict[str, tuple[float, float]] = {}
 
+    async def acquire(self, key: str) -> int:
+        """:meth:`take` for the routes (:class:`TokenBuckets`)."""
+        return self.take(key)
+
     def take(self, key: str) -> int:
         """Take a token for ``key``: 0 when granted, else the whole seconds to wait."""
         now = self.clock()
@@ -54,3 +101,125 @@ class Buckets:
             return
         full = self.burst * self.seconds
         self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full}
+
+
+#: One token bucket (hash ``tokens``, ``when``) on Redis's clock; answers the seconds to
+#: wait (0: granted). The key expires once the bucket would be full again.
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local burst, per = tonumber(ARGV[1]), tonumber(ARGV[2])
+local saved = redis.call('HMGET', KEYS[1], 'tokens', 'when')
+local tokens = tonumber(saved[1]) or burst
+local when = tonumber(saved[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - when) / per)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+else
+  wait = math.max(1, math.ceil((1 - tokens) * per))
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens),
+           'when', string.format('%.6f', now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst * per * 1000) + 1000)
+return wait
+"""
+
+
+class SharedBuckets:
+    """:class:`Buckets` kept in Redis, one hash per key under ``name``."""
+
+    def __init__(self, shared: Shared, name: str, *, burst: int, seconds: float) -> None:
+        self.shared = shared
+        self.name = name
+        self.burst = burst
+        self.seconds = seconds
+        self._take = shared.script(_TAKE)
+
+    async def acquire(self, key: str) -> int:
+        """Take a token for ``key``: 0 when granted, else the whole seconds to wait."""
+        wait = await self._take(
+            keys=[self.shared.key("bucket", self.name, key)], args=[self.burst, self.seconds]
+        )
+        return int(wait)
+
+
+class LocalLoginLimits:
+    """:class:`~.accounts.LoginLimiter` of one process, as :class:`LoginLimits`."""
+
+    def __init__(self, limiter: LoginLimiter | None = None) -> None:
+        self.limiter = limiter or LoginLimiter()
+
+    async def wait(self, name: str, address: str) -> float:
+        return self.limiter.retry_after(name, address)
+
+    async def failed(self, name: str, address: str) -> None:
+        self.limiter.failed(name, address)
+
+    async def succeeded(self, name: str) -> None:
+        self.limiter.succeeded(name)
+
+
+#: Seconds until a login may be tried: for each key (name, address), drop the failures
+#: older than the window, and if as many as its limit remain, wait for the oldest to age.
+_LOGIN_WAIT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local window = tonumber(ARGV[3])
+local wait = 0
+for i = 1, 2 do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i]) then
+    local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+  end
+end
+return string.format('%.3f', wait)
+"""
+
+#: Count a failure under each key (a sorted set of times; members unique by a nonce).
+_LOGIN_FAILED = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], now, ARGV[2] .. ':' .. i)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(tonumber(ARGV[1]) * 1000))
+end
+return 1
+"""
+
+
+class SharedLoginLimits:
+    """:class:`~.accounts.LoginLimiter`'s sliding windows kept in Redis: the failures of
+    a name (key) and of an address count across every process."""
+
+    def __init__(
+        self, shared: Shared, *, per_name: int = 5, per_address: int = 20, window: float = 900.0
+    ) -> None:
+        self.shared = shared
+        self.per_name = per_name
+        self.per_address = per_address
+        self.window = window
+        self._wait = shared.script(_LOGIN_WAIT)
+        self._failed = shared.script(_LOGIN_FAILED)
+
+    def _keys(self, name: str, address: str) -> list[str]:
+        return [
+            self.shared.key("login", "name", name_key(name)),
+            self.shared.key("login", "addr", address),
+        ]
+
+    async def wait(self, name: str, address: str) -> float:
+        """Seconds until a login for ``name`` from ``address`` may be tried (0: now)."""
+        answer = await self._wait(
+            keys=self._keys(name, address), args=[self.per_name, self.per_address, self.window]
+        )
+        return float(answer)
+
+    async def failed(self, name: str, address: str) -> None:
+        """Count a failed login."""
+        await self._failed(keys=self._keys(name, address), args=[self.window, secrets.token_hex(8)])
+
+    async def succeeded(self, name: str) -> None:
+        """A correct password clears the name's failures (not the address's)."""
+        await self.shared.redis.delete(self._keys(name, "")[0])

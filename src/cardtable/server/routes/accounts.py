@@ -29,15 +29,16 @@ from cardtable.server.accounts import (
     NAME_MAX,
     PASSWORD_MAX,
     PASSWORD_MIN,
-    LoginLimiter,
     NameError_,
     check_name,
     hash_password,
     new_session_token,
     verify_password,
 )
+from cardtable.server.limits import LocalLoginLimits, LoginLimits, SharedLoginLimits
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
+from cardtable.server.shared import Shared
 
 __all__ = [
     "COOKIE",
@@ -186,12 +187,15 @@ async def current_account(
 AccountDep = Annotated[Account, Depends(current_account)]
 
 
-def login_limiter(request: Request) -> LoginLimiter:
-    """The application's limiter of failed logins (made on first use)."""
-    limiter = getattr(request.app.state, "login_limiter", None)
-    if limiter is None:
-        limiter = request.app.state.login_limiter = LoginLimiter()
-    return limiter
+def login_limits(request: Request) -> LoginLimits:
+    """The application's limits on failed logins (made on first use; in Redis when the
+    server shares its state with other processes)."""
+    limits: LoginLimits | None = getattr(request.app.state, "login_limits", None)
+    if limits is None:
+        shared: Shared | None = getattr(request.app.state, "shared", None)
+        limits = SharedLoginLimits(shared) if shared is not None else LocalLoginLimits()
+        request.app.state.login_limits = limits
+    return limits
 
 
 def _require_header(request: Request) -> None:
@@ -248,9 +252,9 @@ async def login(request: Request, response: Response, credentials: Credentials, 
     the same work; too many failures for a name or from an address get 429 with
     ``Retry-After``."""
     _require_header(request)
-    limiter = login_limiter(request)
+    limits = login_limits(request)
     address = request.client.host if request.client is not None else "unknown"
-    wait = limiter.retry_after(credentials.name, address)
+    wait = await limits.wait(credentials.name, address)
     if wait > 0:
         seconds = math.ceil(wait)
         raise _error(
@@ -264,9 +268,9 @@ async def login(request: Request, response: Response, credentials: Credentials, 
     stored = found[1] if found is not None else None
     ok = await asyncio.to_thread(verify_password, stored, credentials.password)
     if found is None or not ok:
-        limiter.failed(credentials.name, address)
+        await limits.failed(credentials.name, address)
         raise _error(401, "bad_login", "wrong user name or password")
-    limiter.succeeded(credentials.name)
+    await limits.succeeded(credentials.name)
     return await _signed_in(request, response, hub, found[0], credentials.bearer)
 
 

@@ -126,7 +126,7 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) 
     """
     hints: HintRunner = request.app.state.hints
     address = request.client.host if request.client else "?"
-    wait = hints.per_address.take(address)
+    wait = await hints.per_address.acquire(address)
     if wait:
         raise too_many_hints(wait)
     live = hub.tables.get(table_id)
@@ -136,7 +136,7 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) 
     seat = table.seat_of_token(body.token)
     if seat is None:
         raise HTTPException(403, detail={"code": "bad_token", "message": "not a seat token"})
-    wait = hints.per_seat.take(f"{table_id}/{seat}")
+    wait = await hints.per_seat.acquire(f"{table_id}/{seat}")
     if wait:
         raise too_many_hints(wait)
     match = table.match

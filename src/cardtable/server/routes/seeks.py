@@ -21,7 +21,7 @@ from cardtable.server.protocol import (
 from cardtable.server.routes import current_hub
 from cardtable.server.routes.tables import WhoDep, signed_out_rated
 from cardtable.server.runtime import HubError
-from cardtable.server.seeks import Seek, Seeks
+from cardtable.server.seeks import Seek, Seeks, Status
 from cardtable.table import TimeControl
 
 __all__ = ["current_seeks", "router"]
@@ -33,29 +33,33 @@ SeekId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{4,64}$", description="The 
 
 
 def current_seeks(connection: HTTPConnection) -> Seeks:
-    """The queues of the application's hub (made with the hub on first use)."""
+    """The queues of the application's hub (made with the hub on first use; in Redis
+    when the server shares its state with other processes)."""
     hub = current_hub(connection)
     seeks: Seeks | None = getattr(connection.app.state, "seeks", None)
     if seeks is None or seeks.hub is not hub:
-        seeks = connection.app.state.seeks = Seeks(hub)
+        shared = getattr(connection.app.state, "shared", None)
+        seeks = connection.app.state.seeks = Seeks(hub, shared=shared)
     return seeks
 
 
 SeeksDep = Annotated[Seeks, Depends(current_seeks)]
 
 
-def answer(seeks: Seeks, seek: Seek) -> SeekStatus:
-    """The owner's view of ``seek``: the seat and its token only once seated."""
+def answer(seeks: Seeks, seek: Seek, status: Status) -> SeekStatus:
+    """The owner's view of ``seek``: the seat and its token only once seated. The table
+    is shown as it is now when this process holds it, else as it was made."""
     seated = None
     if seek.table_id is not None and seek.seat is not None and seek.token is not None:
-        table = seeks.hub.tables.get(seek.table_id)
-        if table is not None:
-            seated = Seated(table=TableInfo(**table.table.info()), seat=seek.seat, token=seek.token)
+        live = seeks.hub.tables.get(seek.table_id)
+        info = live.table.info() if live is not None else seek.table
+        if info is not None:
+            seated = Seated(table=TableInfo(**info), seat=seek.seat, token=seek.token)
     return SeekStatus(
-        seek=SeekInfo(**seek.public(seeks.hub.now())),
+        seek=SeekInfo(**seek.public(seeks.clock())),
         status="seated" if seek.table_id is not None else "waiting",
         seated=seated,
-        **seeks.status(seek),
+        **status,
     )
 
 
@@ -73,28 +77,28 @@ async def seek(request: SeekRequest, seeks: SeeksDep, who: WhoDep) -> SeekCreate
     if who is None and request.name is None:
         raise HubError(422, "seek_name", "a guest waits under a display name: give one")
     tc = request.time_control
-    made, secret = await seeks.add(
+    made, status, secret = await seeks.add(
         request.game,
         request.rated,
         TimeControl(round(tc.initial * 1000), round(tc.increment * 1000)) if tc else None,
         who.name if who is not None else request.name or "",
         who.id if who is not None else None,
     )
-    return SeekCreated(**answer(seeks, made).model_dump(), secret=secret)
+    return SeekCreated(**answer(seeks, made, status).model_dump(), secret=secret)
 
 
 @router.get("/api/seeks", summary="Waiting seeks", tags=["seeks"])
 async def waiting(seeks: SeeksDep) -> list[SeekInfo]:
     """Everyone waiting in a queue now, oldest first: what the lobby shows."""
     await seeks.sweep()
-    return [SeekInfo(**s) for s in seeks.waiting()]
+    return [SeekInfo(**s) for s in await seeks.waiting()]
 
 
 @router.post("/api/seeks/{seek_id}/poll", summary="Seek heartbeat", tags=["seeks"])
 async def poll(seek_id: SeekId, request: SeekSecret, seeks: SeeksDep) -> SeekStatus:
     """The owner's heartbeat: the seek now, with its own seat and token once paired.
     404 for an unknown seek or a wrong secret (alike)."""
-    return answer(seeks, await seeks.poll(seek_id, request.secret))
+    return answer(seeks, *await seeks.poll(seek_id, request.secret))
 
 
 @router.post("/api/seeks/{seek_id}/bots", summary="Fill with bots", tags=["seeks"])
@@ -102,7 +106,7 @@ async def bots(seek_id: SeekId, request: SeekBots, seeks: SeeksDep) -> SeekStatu
     """Start now with bots in the empty seats (409 before the queue's time-out); the
     others waiting in the same queue sit down too."""
     made = await seeks.fill_with_bots(seek_id, request.secret, request.seats, request.level)
-    return answer(seeks, made)
+    return answer(seeks, *made)
 
 
 @router.post(

@@ -1,0 +1,295 @@
+"""State shared by several server processes through Redis (``serve --redis``): the "play
+now" queues pair once across processes, and the limits on logins and hints count every
+process's requests. Against the real Redis on 127.0.0.1:6379, a fresh key prefix per test
+(skipped when no Redis answers)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import fast_settings
+from server_fakegame import fake_bots, fake_games
+from server_helpers import Api, ServerThread, clients
+
+from cardtable.server.app import create_app
+from cardtable.server.limits import SharedBuckets, SharedLoginLimits
+from cardtable.server.routes.accounts import CSRF_HEADER
+from cardtable.server.runtime import HubError
+from cardtable.server.seeks import Seek, Seeks, SharedSeeks
+from cardtable.server.shared import LockLost, LockTimeout, Shared, open_shared
+from cardtable.table import TimeControl
+
+REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+WINDOW, BOTS_AFTER, HEARTBEAT = 0.6, 0.5, 30.0  # no seek expires here
+
+
+def redis_up() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not redis_up(), reason=f"no Redis answers at {REDIS_URL}")
+
+
+def forget(prefix: str) -> None:
+    """Delete every key of a test's prefix."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """A key prefix of this test's own."""
+    name = f"cardtable-test-{uuid.uuid4().hex[:12]}:"
+    yield name
+    forget(name)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+@pytest.fixture
+def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThread]]:
+    """Two server applications (as two processes would be) on one database and one Redis
+    prefix; their seek timings short."""
+    servers = []
+    for _ in range(2):
+        settings = fast_settings()
+        settings.redis_url, settings.redis_prefix = REDIS_URL, prefix
+        settings.grace_seconds = 30.0  # no stand-in plays the seated tables meanwhile
+        app = create_app(
+            f"sqlite:///{tmp_path / 'shared.db'}",
+            games=fake_games(),
+            bots=fake_bots,
+            settings=settings,
+            static_dir=None,
+        )
+        servers.append(ServerThread(app).start())
+    for server in servers:
+        api = Api(server.base)
+        assert api.http.get("/api/seeks").status_code == 200  # made on first use
+        seeks: Seeks = server.app.state.seeks
+        seeks.window, seeks.bots_after, seeks.heartbeat = WINDOW, BOTS_AFTER, HEARTBEAT
+    yield servers[0], servers[1]
+    for server in servers:
+        server.stop()
+
+
+def seek(api: Api, game: str, name: str, **extra: Any) -> dict[str, Any]:
+    answer = api.http.post("/api/seeks", json={"game": game, "name": name, **extra})
+    assert answer.status_code == 201, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def poll(api: Api, made: dict[str, Any]) -> dict[str, Any]:
+    answer = api.http.post(f"/api/seeks/{made['seek']['id']}/poll", json={"secret": made["secret"]})
+    assert answer.status_code == 200, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def test_a_seek_made_on_one_process_pairs_with_one_on_another(
+    pair: tuple[ServerThread, ServerThread],
+) -> None:
+    a, b = (Api(s.base) for s in pair)
+    ann = seek(a, "fake", "Ann", time_control={"initial": 60})
+    assert ann["status"] == "waiting"
+    # Both processes show the same lobby, and the owner may poll through either.
+    assert [s["name"] for s in b.http.get("/api/seeks").json()] == ["Ann"]
+    assert poll(b, ann)["status"] == "waiting"
+    others = [seek(b, "fake", name, time_control={"initial": 60}) for name in ("Bob", "Cid")]
+    assert others[0]["status"] == "waiting"
+    assert others[0]["in_queue"] == 2
+    dot = seek(a, "fake", "Dot", time_control={"initial": 60})  # the fourth: seated at once
+    assert dot["status"] == "seated"
+    answers = [poll(api, made) for api, made in ((b, ann), (a, others[0]), (b, others[1]))]
+    seated = [x["seated"] for x in [*answers, dot]]
+    assert all(x is not None for x in seated)
+    assert len({x["table"]["id"] for x in seated}) == 1
+    assert sorted(x["seat"] for x in seated) == [0, 1, 2, 3]
+    assert len({x["token"] for x in seated}) == 4
+    assert a.http.get("/api/seeks").json() == b.http.get("/api/seeks").json() == []
+    # The process that paired holds the table; each token opens its seat there.
+    table_id = seated[0]["table"]["id"]
+    (holder,) = [s for s in pair if table_id in s.app.state.hub.tables]
+    tokens = [x["token"] for x in sorted(seated, key=lambda x: x["seat"])]
+    with clients(holder.base, table_id, tokens) as players:
+        assert [p.hello()["type"] for p in players] == ["welcome"] * 4
+
+
+def test_seeks_arriving_at_once_on_two_processes_pair_once_each(
+    pair: tuple[ServerThread, ServerThread], tmp_path: Path
+) -> None:
+    apis = [Api(s.base) for s in pair]
+    names = [f"P{i}" for i in range(16)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        made = list(pool.map(lambda i: seek(apis[i % 2], "fakerace", names[i]), range(16)))
+    time.sleep(WINDOW + 0.1)
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        polled = list(pool.map(lambda i: poll(apis[(i + 1) % 2], made[i]), range(16)))
+    assert all(p["status"] == "seated" for p in polled), polled
+    tables: dict[str, list[int]] = {}
+    for p in polled:
+        tables.setdefault(p["seated"]["table"]["id"], []).append(p["seated"]["seat"])
+    # fakerace seats 2 to 4: sixteen people at once make tables of four, nobody twice.
+    assert sorted(len(seats) for seats in tables.values()) == [4, 4, 4, 4]
+    assert all(sorted(seats) == [0, 1, 2, 3] for seats in tables.values())
+    with sqlite3.connect(tmp_path / "shared.db") as db:
+        stored = [row[0] for row in db.execute("SELECT id FROM tables")]
+    assert sorted(stored) == sorted(tables)  # each table made once, by one process
+
+
+def test_failed_logins_count_across_processes(pair: tuple[ServerThread, ServerThread]) -> None:
+    name = f"Lim{uuid.uuid4().hex[:8]}"
+    statuses = []
+    for i in range(6):
+        api = Api(pair[i % 2].base)
+        answer = api.http.post(
+            "/api/account/login",
+            json={"name": name, "password": "not the password"},
+            headers={CSRF_HEADER: "web"},
+        )
+        statuses.append(answer.status_code)
+    assert statuses == [401] * 5 + [429]
+    assert 1 <= int(answer.headers["Retry-After"]) <= 900
+
+
+def test_shared_buckets_and_login_limits(prefix: str) -> None:
+    async def check() -> None:
+        shared = await open_shared(REDIS_URL, prefix)
+        try:
+            buckets = SharedBuckets(shared, "t", burst=2, seconds=10.0)
+            other = SharedBuckets(shared, "t", burst=2, seconds=10.0)  # another process's
+            assert [await buckets.acquire("a"), await other.acquire("a")] == [0, 0]
+            assert 9 <= await buckets.acquire("a") <= 10
+            assert await other.acquire("b") == 0
+            fast = SharedBuckets(shared, "fast", burst=1, seconds=0.2)
+            assert [await fast.acquire("x"), await fast.acquire("x")] == [0, 1]
+            await asyncio.sleep(0.25)
+            assert await fast.acquire("x") == 0
+            limits = SharedLoginLimits(shared, per_name=2, per_address=3, window=0.5)
+            await limits.failed("Ann", "10.0.0.1")
+            assert await limits.wait("ann", "10.0.0.1") == 0
+            await limits.failed("ANN", "10.0.0.1")  # the name counts by its key
+            assert 0 < await limits.wait("Ann", "10.0.0.2") <= 0.5
+            await limits.failed("Bob", "10.0.0.1")  # the address's third
+            assert 0 < await limits.wait("Cid", "10.0.0.1") <= 0.5
+            assert await limits.wait("Cid", "10.0.0.9") == 0
+            await limits.succeeded("ann")
+            assert await limits.wait("Ann", "10.0.0.2") == 0
+            await asyncio.sleep(0.55)
+            assert await limits.wait("Bob", "10.0.0.1") == 0
+        finally:
+            await shared.close()
+
+    run(check())
+
+
+def test_the_shared_lock_is_held_alone_and_a_lapsed_lease_frees_nobody_else(
+    prefix: str,
+) -> None:
+    async def check() -> None:
+        first, second = await open_shared(REDIS_URL, prefix), await open_shared(REDIS_URL, prefix)
+        try:
+            inside: list[str] = []
+
+            async def hold(shared: Shared, who: str) -> None:
+                async with shared.locked("x"):
+                    inside.append(who)
+                    await asyncio.sleep(0.05)
+                    assert inside[-1] == who  # nobody else came in meanwhile
+                    inside.append(who)
+
+            await asyncio.gather(*(hold(s, str(i)) for i, s in enumerate([first, second] * 3)))
+            assert len(inside) == 12
+            assert all(inside[i] == inside[i + 1] for i in range(0, 12, 2))
+            # A holder whose lease ran out: the next one gets in, and the late release
+            # leaves the new holder's lock alone.
+            late = first.locked("y", lease=0.1)
+            await late.__aenter__()
+            await asyncio.sleep(0.15)
+            now = second.locked("y", lease=5.0, wait=1.0)
+            token = await now.__aenter__()
+            await late.__aexit__(None, None, None)
+            assert await second.redis.get(second.lock_key("y")) == token
+            await now.__aexit__(None, None, None)
+            assert await second.redis.get(second.lock_key("y")) is None
+            with pytest.raises(LockTimeout):
+                async with first.locked("z"), second.locked("z", wait=0.1):
+                    pass
+        finally:
+            await first.close()
+            await second.close()
+
+    run(check())
+
+
+def test_seeks_changed_after_their_lease_ran_out_are_not_written(prefix: str) -> None:
+    async def check() -> None:
+        shared = await open_shared(REDIS_URL, prefix)
+        try:
+            store = SharedSeeks(shared)
+            store.lease = 0.1
+
+            async def slow_change() -> None:
+                async with store.holding() as seeks:
+                    seeks["x"] = Seek("x", "h", ("fake", False, None), "Ann", None, 1.0, 1.0)
+                    await asyncio.sleep(0.15)
+
+            with pytest.raises(HubError) as refused:  # a 503 the client may retry
+                await slow_change()
+            assert refused.value.status == 503
+            assert isinstance(refused.value.__context__, LockLost)
+            assert await store.peek() == {}
+            store.lease = 5.0
+            async with store.holding() as seeks:
+                seeks["x"] = Seek("x", "h", ("fake", False, TimeControl(1000, 0)), "A", None, 1, 1)
+            (kept,) = (await store.peek()).values()
+            assert kept.queue == ("fake", False, TimeControl(1000, 0))
+        finally:
+            await shared.close()
+
+    run(check())
+
+
+def test_behind_the_proxy_the_limits_count_the_forwarded_address(
+    pair: tuple[ServerThread, ServerThread],
+) -> None:
+    """HAProxy adds the player's address to X-Forwarded-For (deploy/haproxy.cfg); uvicorn
+    takes the last address not of a trusted proxy (127.0.0.1), so the address limit
+    counts players, and a client cannot pass for another by sending the header itself."""
+    for server in pair:
+        limits = SharedLoginLimits(server.app.state.shared, per_name=50, per_address=2)
+        server.app.state.login_limits = limits
+
+    def login(server: ServerThread, forwarded: str) -> int:
+        answer = Api(server.base).http.post(
+            "/api/account/login",
+            json={"name": f"N{uuid.uuid4().hex[:8]}", "password": "not the password"},
+            headers={CSRF_HEADER: "web", "X-Forwarded-For": forwarded},
+        )
+        return answer.status_code
+
+    a, b = pair
+    assert [login(a, "203.0.113.7"), login(b, "203.0.113.7")] == [401, 401]
+    assert login(a, "203.0.113.7") == 429
+    assert login(b, "198.51.100.1, 203.0.113.7") == 429  # a forged first hop changes nothing
+    assert login(b, "203.0.113.8") == 401
