@@ -59,21 +59,27 @@ def free_port() -> int:
 
 
 def render_haproxy(template: str, port: int, servers: list[int], stats_socket: str) -> str:
-    """``template`` (deploy/haproxy.cfg) listening on ``port`` with one ``server`` line per
-    port of ``servers`` (the first server line's options for each) and its stats socket
-    at ``stats_socket``."""
+    """``template`` (deploy/haproxy.cfg) listening on ``port``, its stats socket at
+    ``stats_socket``, and in every backend one ``server`` line per port of ``servers``
+    (each with the options of that backend's first server line)."""
     text = re.sub(r"bind 127\.0\.0\.1:\d+", f"bind 127.0.0.1:{port}", template, count=1)
     text = re.sub(r"stats socket \S+", f"stats socket {stats_socket}", text, count=1)
-    lines = text.splitlines(keepends=True)
-    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("server "))
-    model = lines[first]
-    indent = model[: len(model) - len(model.lstrip())]
-    options = model.split()[3:]
-    rest = [line for line in lines[first:] if not line.lstrip().startswith("server ")]
-    made = [
-        f"{indent}server s{n} 127.0.0.1:{p} {' '.join(options)}\n" for n, p in enumerate(servers, 1)
-    ]
-    return "".join(lines[:first] + made + rest)
+    out: list[str] = []
+    model: str | None = None  # the first server line of the block being replaced
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith("server "):
+            if model is None:
+                model = line
+                indent = line[: len(line) - len(line.lstrip())]
+                options = " ".join(line.split()[3:])
+                out += [
+                    f"{indent}server s{n} 127.0.0.1:{p} {options}\n"
+                    for n, p in enumerate(servers, 1)
+                ]
+            continue
+        model = None
+        out.append(line)
+    return "".join(out)
 
 
 def _pg_admin() -> Any:
