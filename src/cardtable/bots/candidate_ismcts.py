@@ -121,12 +121,16 @@ class IsmctsBot:
         log = math.log
         sqrt = math.sqrt
         exploration = EXPLORATION
+        # Every draw keeps the public scores and deal: read them from the first.
+        base: tuple[int, int] | None = None
+        deal = 0
         for iteration in range(self.budget.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             state = draw(rng)
-            deal = state.deal_number
-            base = state.totals()
+            if base is None:
+                base = state.totals()
+                deal = state.deal_number
             node = root
             path = [root]
             # Selection and expansion.
