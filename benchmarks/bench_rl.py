@@ -242,13 +242,22 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=9)
     parser.add_argument("--simulations", type=int, default=300)
-    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=5,
+        help="duplicate deal pairs of the strength part (0: skip it)",
+    )
     parser.add_argument("--seconds", type=float, default=0.02)
     args = parser.parse_args(argv if argv is not None else [])
     if pyspiel is None:
         print("rl: open_spiel is not installed (pip install cardtable[rl])")
         return
+    if min(args.positions, args.simulations) < 1 or args.pairs < 0:
+        parser.error("--positions and --simulations take 1 or more, --pairs 0 or more")
     print(speed_table(speed(args.positions, args.simulations), args.simulations))
+    if args.pairs == 0:
+        return
     print(
         f"rl: strength at {args.seconds} s a move, {args.pairs} duplicate deal pairs "
         "(ours vs OpenSpiel's ISMCTS):"
