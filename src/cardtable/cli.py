@@ -247,7 +247,10 @@ def play(
     ] = 2,
     bots: Annotated[
         str,
-        typer.Option(help="Spy: the bots, comma-separated, one per seat (the last repeats)."),
+        typer.Option(
+            help="Spy: the bots, comma-separated, one per seat (the last repeats): a level "
+            "or any Spy bot (planner:8, learned:PATH)."
+        ),
     ] = "greedy",
     speed: Annotated[
         str,

@@ -356,4 +356,8 @@ def expected_spy_info(match: SpyMatch, seat: int) -> SpyInfo:
         legal=tuple(state.legal_actions(seat)),
         blocked=position.blocked,
         idle=idle,
+        pile_sizes=tuple(len(pile) for pile in position.piles),
+        moves=position.moves,
+        resigned=position.resigned,
+        called=position.called,
     )

@@ -13,6 +13,7 @@ import pickle
 import random
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from typer.testing import CliRunner
 
 from cardtable.arena.tournament import run_arena
 from cardtable.arena.work import ArenaConfig
-from cardtable.bots.learned import LearnedBot, shipped_policy
+from cardtable.bots.learned import LearnedBot, SpyLearnedBot, check_policy, shipped_policy
 from cardtable.bots.learned_net import build_actor, save_checkpoint
 from cardtable.bots.registry import parse_bot_spec
 from cardtable.bots.seat import SeatBot
@@ -32,6 +33,7 @@ from cardtable.errors import BadOptions
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.registry import find_game
+from cardtable.games.spy.match import SpyMatch
 
 # Short trainings (seconds each on a quiet machine), still part of the suite.
 pytestmark = pytest.mark.slow
@@ -124,7 +126,7 @@ def test_the_bot_sees_only_its_seat_and_answers_the_same_after_a_reshuffle(
             state.apply(action)
 
 
-def _think(bot: SeatBot, info: CandidateInfo) -> int:
+def _think(bot: SeatBot, info: Any) -> int:
     return bot.think(info)
 
 
@@ -189,19 +191,94 @@ def test_the_shipped_policy_loads_as_plain_learned() -> None:
     assert SeatBot(spec, 0, state.current_player).think(info) in info.legal
 
 
-def test_a_short_spy_run_writes_a_race_policy(tmp_path: Path) -> None:
-    from cardtable.bots.learned_net import load_checkpoint
-
-    out = tmp_path / "spy"
+@pytest.fixture(scope="module")
+def spy_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A very short ``cardtable train spy`` run: its folder."""
+    out = tmp_path_factory.mktemp("train-spy") / "spy"
     args = ["train", "spy", "--minutes", "0.02", "--eval-every", "10000", "--eval-pairs", "1"]
     result = CliRunner().invoke(app, [*args, "--out", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
-    actor, facts = load_checkpoint(out, "spy")
+    return out
+
+
+def test_a_short_spy_run_writes_a_race_policy(spy_run: Path) -> None:
+    from cardtable.bots.learned_net import load_checkpoint
+
+    actor, facts = load_checkpoint(spy_run, "spy")
     assert facts["game"] == "spy"
     assert facts["steps"] > 0
     assert len(actor.legal_logits([0.0] * 117, [0, 16])) == 2
     with pytest.raises(BadOptions, match="holds a spy policy"):
-        parse_bot_spec("candidate", f"learned:{out}")
+        parse_bot_spec("candidate", f"learned:{spy_run}")
+
+
+def test_the_spy_checkpoint_races_whole_arena_rounds_with_legal_moves_only(
+    spy_run: Path,
+) -> None:
+    learned = parse_bot_spec("spy", f"learned:{spy_run}")
+    assert learned.label == f"learned:{spy_run}"
+    config = ArenaConfig("spy", (learned, parse_bot_spec("spy", "greedy")), seed=5)
+    report = run_arena(config, 2)  # the race refuses an illegal move: an error
+    assert report.played == 4
+    assert not report.interrupted
+
+
+def test_the_spy_seat_bot_plays_a_match_from_its_information_set(spy_run: Path) -> None:
+    """SeatBot.make("spy", "learned:PATH"): legal moves only, from ``bot_info`` alone;
+    its move is the policy's best legal local move on the race's observation (S4-S5:
+    the seat's public view), and the bot pickles into a spawned worker."""
+    from cardtable.bots.learned_net import load_checkpoint
+    from cardtable.games.spy.encoding import encode_seat
+
+    actor, _ = load_checkpoint(spy_run, "spy")
+    bots = [
+        SeatBot.make("spy", f"learned:{spy_run}", seed=1, seat=0),
+        SeatBot.make("spy", "greedy", seed=2, seat=1),
+    ]
+    match = SpyMatch.new(seed=7, players=["A", "B"], options={"rounds": 1}, move_limit=150)
+    learned_moves = 0
+    for step in range(400):
+        if match.is_terminal():
+            break
+        seat = int(step % 4 == 3)  # the learned seat moves 3 times as often (S17: any order)
+        legal = match.legal_actions(seat)
+        if not legal:
+            seat = 1 - seat
+            legal = match.legal_actions(seat)
+        info = bots[seat].info(match)
+        action = bots[seat].think(info)
+        assert action in legal
+        if seat == 0:
+            view = match.state.view(0).seats[0]
+            logits = actor.legal_logits(encode_seat(view), info.locals).tolist()
+            best = info.legal[max(range(len(logits)), key=lambda i: (logits[i], -i))]
+            assert action == best
+            analysis = SpyLearnedBot(path=str(spy_run)).analyse(info)
+            assert sum(m.value for m in analysis.moves) == pytest.approx(1.0)
+            learned_moves += 1
+            mine = info
+        match.apply(seat, action)
+    assert learned_moves > 10
+    assert pickle.loads(pickle.dumps(bots[0])) == bots[0]
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        assert pool.submit(_think, bots[0], mine).result(timeout=120) == bots[0].think(mine)
+
+
+def test_a_checkpoint_of_the_other_game_is_refused_in_one_line(
+    run: tuple[Path, dict[str, object]], spy_run: Path
+) -> None:
+    out, _ = run
+    with pytest.raises(BadOptions, match="holds a candidate policy, not a spy one"):
+        parse_bot_spec("spy", f"learned:{out}")
+    with pytest.raises(BadOptions, match="holds a spy policy, not a candidate one"):
+        check_policy("candidate", str(spy_run))
+    with pytest.raises(BadOptions, match="no spy policy is shipped: write learned:PATH"):
+        parse_bot_spec("spy", "learned")
+    arena = CliRunner().invoke(app, ["arena", "spy", "--bots", f"learned:{out}", "greedy"])
+    assert arena.exit_code == 1
+    assert "holds a candidate policy, not a spy one" in arena.output
+    assert "Traceback" not in arena.output
 
 
 def test_the_bot_plays_what_the_trained_policy_plays(run: tuple[Path, dict[str, object]]) -> None:

@@ -138,14 +138,18 @@ def test_policies_only_see_public_information() -> None:
             return legal[-1]
 
     run_race(2, [Spy(), Spy()], seed=1, options=SpyOptions(rounds=1))
+    # Every name is a public fact of the seat (S4-S5, S10, S12, S13), none a hidden card.
     assert seen[0] == [
         "blocked",
+        "called",
         "deck_count",
         "moves",
+        "pile_sizes",
         "pile_tops",
         "player",
         "points_count",
         "points_top",
+        "resigned",
         "view",
         "waste_count",
         "waste_top",

@@ -1,11 +1,17 @@
-"""Candidate ``learned``: a policy trained with ``cardtable train candidate``.
+"""``learned``: a policy trained with ``cardtable train candidate`` or ``train spy``.
 
 The bot reads a policy file (``learned:PATH``: a ``policy.pt`` or the training folder
-holding one; plain ``learned``: the policy shipped in the package, see ``docs/rl.md``)
-and plays the legal move the network likes best. It sees what every bot sees: the
-seat's information set. Its input is the seat's view encoded exactly as the
-environments encode it (:func:`cardtable.games.candidate.encoding.encode_view`, one
-encoding for training and play), and it scores only the seat's legal moves.
+holding one; plain ``learned``: the policy shipped in the package, Candidate only, see
+``docs/rl.md``) and plays the legal move the network likes best. It sees what every
+bot sees: the seat's information set. Its input is that information encoded exactly
+as the environments encode the seat's view, one encoding for training and play:
+
+- Candidate (:class:`LearnedBot`): :func:`cardtable.games.candidate.encoding.encode_view`
+  of the seat's view; the network scores the legal action ids.
+- Spy (:class:`SpyLearnedBot`): :func:`cardtable.games.spy.encoding.encode_info` of the
+  :class:`~cardtable.games.spy.info.SpyInfo` (the same 117 floats the race
+  environment observes); the network scores the legal *local* moves (0-16, the race's
+  actions), mapped back to the seat's action ids.
 
 PyTorch is imported only when the bot first thinks (:mod:`cardtable.bots.learned_net`),
 and the network is loaded once per process and file. The bot itself keeps only its
@@ -15,25 +21,34 @@ seed and the file's path, so it pickles (the server thinks in worker processes).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from cardtable.bots.base import Analysis, MoveValue
 from cardtable.errors import BadOptions
 from cardtable.games.candidate.encoding import encode_view
 from cardtable.games.candidate.info import CandidateInfo
+from cardtable.games.spy.encoding import encode_info
+from cardtable.games.spy.info import SpyInfo
 
-__all__ = ["SHIPPED", "LearnedBot", "check_policy", "shipped_policy"]
+__all__ = ["SHIPPED", "LearnedBot", "SpyLearnedBot", "check_policy", "shipped_policy"]
 
-#: The policy file shipped in the package (``learned`` without a path).
-SHIPPED = "learned_candidate.pt"
+#: The policy files shipped in the package (``learned`` without a path), by game.
+SHIPPED = {"candidate": "learned_candidate.pt"}
 
 
-def shipped_policy() -> Path:
-    """The path of the shipped Candidate policy."""
-    return Path(str(resources.files("cardtable.bots").joinpath(SHIPPED)))
+def shipped_policy(game: str = "candidate") -> Path:
+    """The path of the policy shipped for ``game``; :class:`BadOptions` when none is."""
+    name = SHIPPED.get(game)
+    if name is None:
+        raise BadOptions(
+            f"no {game} policy is shipped: write learned:PATH "
+            f"(a policy file or training folder of `cardtable train {game}`)"
+        )
+    return Path(str(resources.files("cardtable.bots").joinpath(name)))
 
 
 @lru_cache(maxsize=8)
@@ -54,26 +69,46 @@ def _load(game: str, path: str) -> tuple[Any, dict[str, Any]]:
 
 def check_policy(game: str, path: str) -> dict[str, Any]:
     """The facts of the policy file at ``path`` (it loads, for ``game``), or
-    :class:`BadOptions` saying why not."""
+    :class:`BadOptions` saying why not (one line: missing, not a policy file, a policy
+    of the other game, another encoding)."""
     return _load(game, path)[1]
 
 
-class LearnedBot:
-    """A trained policy playing Candidate (module docstring); deterministic."""
+class _Info(Protocol):
+    """What the policy bots read of either game's information set."""
+
+    @property
+    def legal(self) -> tuple[int, ...]: ...
+
+    def text(self, action: int) -> str: ...
+
+
+InfoT = TypeVar("InfoT", bound=_Info)
+
+
+class _PolicyBot(Generic[InfoT]):
+    """A trained policy playing one game: each game says how its information set is
+    encoded and which ids of its legal moves the network scores."""
 
     name = "learned"
-    game = "candidate"
+    game = ""
 
     def __init__(self, seed: int = 0, path: str | None = None) -> None:
         self.seed = seed
-        self.path = str(shipped_policy()) if path is None else path
+        self.path = str(shipped_policy(self.game)) if path is None else path
 
-    def _logits(self, info: CandidateInfo) -> list[float]:
+    def _encode(self, info: InfoT) -> list[float]:
+        raise NotImplementedError
+
+    def _scored(self, info: InfoT) -> Sequence[int]:
+        """The ids the network scores for ``info.legal``, in the same order."""
+        return info.legal
+
+    def _logits(self, info: InfoT) -> list[float]:
         actor = _load(self.game, self.path)[0]
-        encoded = encode_view(info.view, info.player)
-        return [float(x) for x in actor.legal_logits(encoded, info.legal)]
+        return [float(x) for x in actor.legal_logits(self._encode(info), self._scored(info))]
 
-    def choose(self, info: CandidateInfo) -> int:
+    def choose(self, info: InfoT) -> int:
         """The legal move with the highest logit (the first on a tie)."""
         legal = info.legal
         if len(legal) == 1:
@@ -81,7 +116,7 @@ class LearnedBot:
         logits = self._logits(info)
         return legal[max(range(len(legal)), key=lambda i: (logits[i], -i))]
 
-    def analyse(self, info: CandidateInfo) -> Analysis:
+    def analyse(self, info: InfoT) -> Analysis:
         """Every legal move with the policy's probability of playing it."""
         logits = self._logits(info)
         top = max(logits)
@@ -94,3 +129,26 @@ class LearnedBot:
             ),
             "policy probability",
         )
+
+
+class LearnedBot(_PolicyBot[CandidateInfo]):
+    """A trained policy playing Candidate (module docstring); deterministic."""
+
+    game = "candidate"
+
+    def _encode(self, info: CandidateInfo) -> list[float]:
+        return encode_view(info.view, info.player)
+
+
+class SpyLearnedBot(_PolicyBot[SpyInfo]):
+    """A policy of ``cardtable train spy`` racing a Spy seat (module docstring);
+    deterministic. It reads the seat's information set only (S4-S5: the public
+    position the race environment observes)."""
+
+    game = "spy"
+
+    def _encode(self, info: SpyInfo) -> list[float]:
+        return encode_info(info)
+
+    def _scored(self, info: SpyInfo) -> Sequence[int]:
+        return info.locals  # the race's actions: local moves, in the order of info.legal

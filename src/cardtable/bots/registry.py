@@ -127,6 +127,13 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             default_iterations=200_000,
             fair=False,
         ),
+        "learned": BotInfo(
+            "spy",
+            "learned",
+            "cardtable.bots.learned:SpyLearnedBot",
+            "a race policy trained with `cardtable train spy` (learned:PATH)",
+            takes_path=True,
+        ),
     },
 }
 
@@ -220,7 +227,7 @@ def _file_bot(game: str, name: str, path: str | None) -> BotSpec:
 
     if path == "":
         raise BadOptions(f"write {name}:PATH (a policy file or training folder) or {name} alone")
-    check_policy(game, str(shipped_policy()) if path is None else path)
+    check_policy(game, str(shipped_policy(game)) if path is None else path)
     return BotSpec(game, name, path=path)
 
 

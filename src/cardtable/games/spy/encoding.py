@@ -22,6 +22,12 @@ index      meaning
 114–116    1 when blocked (S12), resigned (S13), called (S10)
 =========  ====================================================================
 
+A bot is given a :class:`~cardtable.games.spy.info.SpyInfo`, not a view;
+:func:`encode_info` encodes it as the same 117 floats (it rebuilds the seat's
+:class:`SeatView` from the public facts the information set holds and calls
+:func:`encode_seat`), so a policy trained on the race plays as a bot
+(:mod:`cardtable.bots.learned`) from the seat's information only.
+
 One encoding serves every face: the Gymnasium race (:class:`cardtable.rl.spy_v0.SpyRaceEnv`)
 observes one seat; the PettingZoo table (:func:`cardtable.rl.spy_v0.parallel_env`) and
 OpenSpiel's ``information_state_tensor`` and ``observation_tensor``
@@ -45,12 +51,15 @@ from collections.abc import Sequence
 
 from cardtable.games.spy import SeatView, SeatWindow, SpyState
 from cardtable.games.spy.actions import MAX_PILES
+from cardtable.games.spy.info import SpyInfo
 
 __all__ = [
     "ENCODING_VERSION",
     "SEAT_SIZE",
+    "encode_info",
     "encode_seat",
     "encode_table",
+    "info_seat",
     "seat_high",
     "table_high",
     "table_low",
@@ -74,6 +83,40 @@ def encode_seat(seat: SeatView) -> list[float]:
     out = [0.0] * SEAT_SIZE
     write_seat(seat, out, 0)
     return out
+
+
+def info_seat(info: SpyInfo) -> SeatView:
+    """The public view of the seat whose information set is ``info`` (unnamed).
+
+    Raises :class:`ValueError` for an information set that does not give its pile
+    sizes (one built by hand without them): its view is not known.
+    """
+    if len(info.pile_sizes) != len(info.tops):
+        raise ValueError(
+            f"the information set gives {len(info.pile_sizes)} pile sizes for "
+            f"{len(info.tops)} piles: its seat's view is not known"
+        )
+    return SeatView(
+        player=info.player,
+        name="",
+        points_top=info.points_top,
+        points_count=info.points_count,
+        pile_tops=info.tops,
+        pile_sizes=info.pile_sizes,
+        deck_count=info.deck_count,
+        waste_top=info.waste[-1] if info.waste else None,  # the waste lists its top last
+        waste_count=len(info.waste),
+        moves=info.moves,
+        resigned=info.resigned,
+        blocked=info.blocked,
+        called=info.called,
+    )
+
+
+def encode_info(info: SpyInfo) -> list[float]:
+    """A bot's information set as :data:`SEAT_SIZE` floats: exactly
+    :func:`encode_seat` of the seat's view at the same moment."""
+    return encode_seat(info_seat(info))
 
 
 def write_seat(seat: SeatView, out: list[float], at: int) -> None:

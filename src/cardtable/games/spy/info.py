@@ -39,6 +39,13 @@ class SpyInfo:
     over once), else None; ``unseen`` are the card kinds this player has not seen
     anywhere, from which their hidden cards (points pile under the top, an unknown
     racing deck) come. ``legal`` are the player's legal action ids, sorted.
+
+    ``pile_sizes``, ``moves``, ``resigned`` and ``called`` are public facts of the seat
+    (S4, S10, S13: every player sees them at every seat), so with them the information
+    set holds all of the seat's public view:
+    :func:`cardtable.games.spy.encoding.encode_info` encodes it exactly as the seat's
+    :class:`~cardtable.games.spy.views.SeatView`. They default to "nothing known" so
+    that information sets built by hand for one decision need not name them.
     """
 
     player: int
@@ -53,6 +60,14 @@ class SpyInfo:
     blocked: bool
     #: Turns in a row since the player last placed or opened a card.
     idle: int = 0
+    #: Cards in each pile, pile 1 first (S4; empty: not given).
+    pile_sizes: tuple[int, ...] = ()
+    #: Moves the player made this round.
+    moves: int = 0
+    #: S13: the player resigned the round.
+    resigned: bool = False
+    #: S10: the player called "finished".
+    called: bool = False
 
     @property
     def stalled(self) -> bool:
@@ -165,4 +180,8 @@ class SpyTracker:
             legal=tuple(legal),
             blocked=window.blocked,
             idle=self._idle,
+            pile_sizes=window.pile_sizes,
+            moves=window.moves,
+            resigned=window.resigned,
+            called=window.called,
         )

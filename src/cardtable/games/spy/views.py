@@ -151,6 +151,11 @@ class SeatWindow:
         return tuple(pile[-1] for pile in self._seat.piles)
 
     @property
+    def pile_sizes(self) -> tuple[int, ...]:
+        """Cards in each pile, pile 1 first (public, S4)."""
+        return tuple(len(pile) for pile in self._seat.piles)
+
+    @property
     def deck_count(self) -> int:
         """Cards in the racing deck (their order is hidden, S5)."""
         return len(self._seat.deck)
@@ -175,6 +180,16 @@ class SeatWindow:
     def blocked(self) -> bool:
         """S12: can the player never move a card again?"""
         return self._seat.blocked
+
+    @property
+    def resigned(self) -> bool:
+        """S13: has the player resigned the round?"""
+        return self._seat.resigned
+
+    @property
+    def called(self) -> bool:
+        """S10: has the player called "finished"?"""
+        return self._seat.called
 
     def view(self, name: str = "") -> SeatView:
         """A frozen snapshot of the window."""
