@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, ServerThread, failing_on_bot_errors, fast_settings
-from sqlalchemy.engine import make_url
+from server_helpers import (
+    PG_URL,
+    Api,
+    ServerThread,
+    failing_on_bot_errors,
+    fast_settings,
+    fresh_database,
+    pg_admin,
+)
 
 from cardtable.server.app import create_app
-from cardtable.server.storage import database_url
 
 
 @pytest.fixture(autouse=True)
@@ -45,21 +48,10 @@ def api(fake_server: ServerThread) -> Api:
     return Api(fake_server.base)
 
 
-PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-def _pg_admin() -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
-    )
-
-
 @pytest.fixture(scope="session")
 def pg_available() -> bool:
     try:
-        with _pg_admin():
+        with pg_admin():
             return True
     except Exception:
         return False
@@ -73,15 +65,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_available: bool) -
         return
     if not pg_available:
         pytest.skip(f"no PostgreSQL answers at {PG_URL} (set CARDTABLE_TEST_PG_URL)")
-    name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database() as url:
         yield url
-    finally:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="module")

@@ -12,36 +12,24 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import free_port, wait_healthy
-from sqlalchemy.engine import make_url
+from server_helpers import PG_URL, free_port, pg_admin, wait_healthy
+from server_helpers import fresh_database as helpers_fresh_database
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from cardtable.server.storage import database_url
-
 HERE = Path(__file__).parent
-PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-def _pg_admin() -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
-    )
 
 
 def services_missing() -> str | None:
     """Why the cluster tests cannot run here (no PostgreSQL or no Redis), or None."""
     try:
-        with _pg_admin():
+        with pg_admin():
             pass
     except Exception as exc:
         return f"no PostgreSQL answers at {PG_URL} (set CARDTABLE_TEST_PG_URL): {exc}"
@@ -54,18 +42,9 @@ def services_missing() -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def fresh_database() -> Iterator[str]:
-    """A new PostgreSQL database, dropped afterwards."""
-    name = f"cardtable_cluster_{uuid.uuid4().hex[:12]}"
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
-    try:
-        yield url
-    finally:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+def fresh_database() -> contextlib.AbstractContextManager[str]:
+    """A new PostgreSQL database for a cluster, dropped afterwards."""
+    return helpers_fresh_database("cardtable_cluster")
 
 
 class Node:

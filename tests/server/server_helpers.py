@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,13 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server.app import create_app
 from cardtable.server.protocol import MAX_MESSAGE_BYTES, SERVER_MESSAGE
 from cardtable.server.settings import Settings
+from cardtable.server.storage import database_url
 from cardtable.table import Pacing
 
 HERE = Path(__file__).parent
@@ -332,3 +335,30 @@ def fast_settings() -> Settings:
         bot_processes=0,
         allow_client_seeds=True,  # tests replay known deals (unrated tables only)
     )
+
+
+#: The PostgreSQL server the storage and cluster tests use (a new database per test).
+PG_URL = os.environ.get("CARDTABLE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def pg_admin() -> Any:
+    """A connection to :data:`PG_URL` that may create and drop databases."""
+    import psycopg
+
+    return psycopg.connect(
+        database_url(PG_URL).replace("+psycopg", ""), autocommit=True, connect_timeout=3
+    )
+
+
+@contextlib.contextmanager
+def fresh_database(prefix: str = "cardtable_test") -> Iterator[str]:
+    """A new empty PostgreSQL database on :data:`PG_URL`, dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with pg_admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(database_url(PG_URL)).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with pg_admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
