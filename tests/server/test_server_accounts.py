@@ -67,8 +67,13 @@ def test_register_login_logout(fake_server: ServerThread) -> None:
         assert "samesite=lax" in cookie
         assert "secure" not in cookie  # plain http on loopback; https adds it
         assert http.get("/api/account").json()["name"] == name
+        assert http.get("/api/session").json()["account"]["name"] == name
         assert http.post("/api/account/logout").status_code == 204
         assert http.get("/api/account").status_code == 401
+        # The web client asks /api/session on every page: a guest is an answer, not a 401.
+        guest = http.get("/api/session")
+        assert guest.status_code == 200
+        assert guest.json() == {"account": None}
         # The old cookie's session is gone on the server too.
         old = made.cookies[COOKIE]
         again = httpx.get(f"{fake_server.base}/api/account", cookies={COOKIE: old})

@@ -34,6 +34,9 @@ def new_page(browser: Any, lang: str = "en", phone: bool = False, share: bool = 
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.page_errors = errors
+    console: list[str] = []  # what the browser logged as an error (a failed request, say)
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
+    page.console_errors = console
     return page
 
 
@@ -216,6 +219,10 @@ def test_unknown_addresses_are_one_page_in_the_apps_style(
     assert api.json() == {"detail": "Not Found"}
     assert httpx.get(base + "/api/tables/nosuchtable1").json()["detail"]["code"] == "no_table"
     page = new_page(browser)
+    page.goto(base + "/")  # a guest's lobby: who is signed in is an answer, not a 401
+    page.wait_for_selector("form.create")
+    time.sleep(0.3)
+    assert page.console_errors == []
     page.goto(base + "/no/such/page")
     page.wait_for_selector("[data-missing]")
     assert page.inner_text("[data-missing] h1") == "Page not found"

@@ -284,6 +284,21 @@ async def logout(request: Request, response: Response, hub: HubDep) -> None:
     response.delete_cookie(COOKIE, path="/")
 
 
+class Session(BaseModel):
+    """Who this request is signed in as: an account, or ``None`` for a guest."""
+
+    account: Me | None
+
+
+@router.get("/api/session", summary="Who is signed in, guests included")
+async def session(
+    account: Annotated[Account | None, Depends(optional_account)],
+) -> Session:
+    """The signed-in account, or ``account: null`` for a guest (always 200: the web
+    client asks on every page, and a guest is not an error)."""
+    return Session(account=None if account is None else Me(name=account.name))
+
+
 @router.get("/api/account", summary="Who is signed in")
 async def me(account: AccountDep) -> Me:
     """The signed-in account (401 when signed out)."""

@@ -19,8 +19,8 @@ const listeners = new Set();
 export function loadSession() {
   if (!loaded) {
     loaded = api
-      .me()
-      .then((me) => setSession(me))
+      .session()
+      .then((answer) => setSession(answer.account))
       .catch(() => setSession(null));
   }
   return loaded;

@@ -50,7 +50,8 @@ async function call(method, path, body, extra = {}) {
 
 export const api = {
   // Accounts: the session is an HttpOnly cookie the server sets and clears.
-  me: () => call("GET", "/api/account"),
+  // Who is signed in: {account: {name} | null}; 200 for guests too, so no page logs an error.
+  session: () => call("GET", "/api/session"),
   register: (name, password) => call("POST", "/api/account/register", { name, password }),
   login: (name, password) => call("POST", "/api/account/login", { name, password }),
   logout: () => call("POST", "/api/account/logout"),
