@@ -172,6 +172,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "«{text}» — не карта: бракує масті; " + _EXPECTED_UK,
     },
     # -- records: JSON and field shapes (cardtable.record) --------------------------
+    "record.empty": {
+        "en": "the record is empty (no text at all)",
+        "uk": "запис порожній (у ньому немає тексту)",
+    },
     "record.bad_json": {
         "en": "not valid JSON: {detail} at line {line}, column {column}",
         "uk": "некоректний JSON: {detail} (рядок {line}, стовпець {column})",

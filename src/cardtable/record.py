@@ -34,7 +34,10 @@ __all__ = [
 
 
 def load_record(text: str) -> dict[str, Any]:
-    """Parse a record's JSON text; bad JSON is a :class:`BadRecord` saying where."""
+    """Parse a record's JSON text; bad JSON is a :class:`BadRecord` saying where, and
+    an empty text (an empty file, nothing on standard input) says so."""
+    if not text.strip():
+        raise make_refusal("record.empty").bad_record("")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

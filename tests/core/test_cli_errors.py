@@ -47,3 +47,10 @@ def test_cli_summaries_are_one_line_and_keep_brackets() -> None:
         assert "\n" not in (command.help or "").partition("\n\n")[0], name
     result = runner.invoke(app, ["serve", "--help"], terminal_width=200)
     assert "cardtable[server]" in result.output
+
+
+def test_cli_replay_of_empty_standard_input_says_it_is_empty() -> None:
+    result = runner.invoke(app, ["replay", "-"], input="")
+    assert result.exit_code == 1, result.output
+    assert "the record is empty" in result.output
+    assert "JSON" not in result.output

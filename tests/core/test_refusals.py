@@ -152,6 +152,8 @@ def test_refusals_of_record_shapes_each_have_their_id() -> None:
     cases: list[tuple[Any, str]] = [
         ("[1, 2]", "record.top_not_object"),
         ('{"game": ', "record.bad_json"),
+        ("", "record.empty"),  # an empty file, or nothing on standard input
+        (" \n\t", "record.empty"),
         ({"players": []}, "record.game_missing"),
         ({"game": "chess"}, "record.game_unknown"),
         ({**spy, "players": ["Ann"]}, "record.players_range"),
