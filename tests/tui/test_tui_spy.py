@@ -23,7 +23,7 @@ from cardtable.record import read_record_file, replay
 from cardtable.tui.common import HelpScreen
 from cardtable.tui.driver import TableDriver
 from cardtable.tui.i18n import card_label
-from cardtable.tui.spy_app import RoundOverScreen
+from cardtable.tui.spy_app import RoundOverScreen, SpyApp
 
 SIZE = (80, 24)
 
@@ -241,3 +241,26 @@ def test_tui_spy_ukrainian_help_names_spy_keys_in_the_layout() -> None:
     for cyrillic, latin in pairs:
         assert LAYOUT_KEYS[cyrillic] == latin
         assert latin in "wcxrlq", latin
+
+
+def test_tui_spy_bots_of_different_kinds_are_told_apart() -> None:
+    """Bots of one kind are «Bot N»; when the kinds differ, each name says its kind
+    (a level in the language, any other spec as written)."""
+    driver = TableDriver(
+        "spy",
+        seed=3,
+        names=("You", "greedy 1", "planner 2", "easy 3"),
+        bots=(None, "greedy", "planner", "easy"),
+        speeds=(None, 1.0, 1.0, 1.0),
+        options={"rounds": 1},
+    )
+    app = SpyApp(driver, lang="uk", auto=False)
+    assert [app.seat_name(s) for s in range(4)] == [
+        "Ви",
+        "Бот 1 (greedy)",
+        "Бот 2 (planner)",
+        "Бот 3 (легкий)",
+    ]
+    same, _ = spy_app(players=3)
+    assert [same.seat_name(s) for s in (1, 2)] == ["Bot 1", "Bot 2"]
+    driver.close()

@@ -136,14 +136,24 @@ class SpyApp(TableApp):
 
     def seat_name(self, seat: int | None) -> str:
         """A player's name as the person reads it: "You" for themselves, a bot by its
-        seat in the language («Бот 1»: short, to fit the live rows of a race)."""
+        seat in the language («Бот 1»: short, to fit the live rows of a race), with its
+        kind when the bots at the table differ («Бот 2 (planner)»)."""
         if seat is None:
             return "-"
         if seat == self.me:
             return tr(self.lang, "you")
-        if self.driver.table.seats[seat].bot_level is not None:
-            return f"{term('bot', self.lang)} {seat}"
-        return self.driver.names[seat]
+        seats = self.driver.table.seats
+        level = seats[seat].bot_level
+        if level is None:
+            return self.driver.names[seat]
+        name = f"{term('bot', self.lang)} {seat}"
+        if len({s.bot_level for s in seats if s.bot_level is not None}) == 1:
+            return name
+        try:
+            kind = term(f"level.{level}", self.lang)
+        except KeyError:  # a bot spec that is not a level (greedy, planner:16) stays as it is
+            kind = level
+        return f"{name} ({kind})"
 
     @property
     def spy_screen(self) -> SpyScreen:
