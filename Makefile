@@ -27,7 +27,7 @@ run: $(APP_STAMP)
 
 ## test: lint, type-check the engine, run the whole suite
 test: $(STAMP) lint typecheck
-	$(BIN)/python -m pytest -n auto -q || test $$? -eq 5  # 5: no tests collected
+	$(BIN)/python -m pytest -n auto --dist loadgroup -q || test $$? -eq 5  # 5: no tests collected
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -32,7 +32,12 @@ from cardtable.server.storage import Storage, database_url
 from cardtable.table import Status, Table, TimeControl
 
 MISSING = services_missing()
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+pytestmark = [
+    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
+    # Three server processes each: these tests (and the proxy's) run one after another
+    # on one test worker (`make test` passes --dist loadgroup), not side by side.
+    pytest.mark.xdist_group("server_processes"),
+]
 
 
 @pytest.fixture
@@ -373,7 +378,13 @@ def test_sigterm_hands_tables_over_and_no_client_loses_a_move(cluster_db: str) -
             play(0.5)
         end = time.monotonic() + 120
         while not all(p.finished and p.pending is None for p in everyone):
-            assert time.monotonic() < end, "tables did not finish"
+            assert time.monotonic() < end, "tables did not finish: " + "; ".join(
+                f"{p.table_id}/{p.seat}: {p.state and p.state['status']} v"
+                f"{p.state and p.state['version']} pending={p.pending and p.pending['move_id']} "
+                f"greeted={p.greeted} open={p.ws is not None} closes={p.closes}"
+                for p in everyone
+                if not (p.finished and p.pending is None)
+            )
             for player in everyone:
                 player.step()
             time.sleep(0.005)

@@ -39,6 +39,10 @@ from cardtable.record import replay
 HERE = Path(__file__).parent
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
+# Several server processes and HAProxy: one after another with the cluster tests
+# (`make test` passes --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("server_processes")
+
 needs_services = pytest.mark.skipif(
     not (Path(HAPROXY).exists() and postgres_available() and redis_answers(REDIS_URL)),
     reason="needs haproxy, PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379",
