@@ -125,12 +125,18 @@ def test_candidate_analysis_and_the_limits(server: ServerThread) -> None:
     steps = api.http.get(f"/api/tables/{table_id}/replay").json()["steps"]
     assert len(decisions) == len(steps) - 1
     assert all(steps[d["step"]]["move"] == d["move"] for d in decisions)
-    # The guest's bucket (3 in a row here; the spy test took one) is empty after this.
-    assert api.http.post(f"/api/games/{other}/analysis").status_code == 202
-    wait_done(api.http, other)
-    third = finished_game(api, "spy", {"rounds": 1}, seed=12)
-    limited = api.http.post(f"/api/games/{third}/analysis")
-    assert limited.status_code == 429, limited.text
+    # The guest's bucket holds 3 in a row (the module's other tests, on this server or
+    # not, in any order, may have taken some): within 3 more analyses it is empty.
+    limited = None
+    games = [other] + [finished_game(api, "spy", {"rounds": 1}, seed=s) for s in (12, 13)]
+    for game in games:
+        answer = api.http.post(f"/api/games/{game}/analysis")
+        if answer.status_code == 429:
+            limited = answer
+            break
+        assert answer.status_code == 202, answer.text
+        wait_done(api.http, game)
+    assert limited is not None, "a guest's fourth analysis in a row was not limited"
     detail = limited.json()["detail"]
     assert detail["code"] == "analysis_rate_limited"
     assert "min" in detail["message"]
