@@ -29,7 +29,7 @@ from sqlalchemy import create_engine, text
 
 from cardtable.games.registry import find_game
 from cardtable.server.storage import Storage, database_url
-from cardtable.table import Status, Table, TimeControl
+from cardtable.table import Status
 
 MISSING = services_missing()
 pytestmark = [
@@ -185,21 +185,7 @@ def verify(db: str, tables: dict[str, list[Player]]) -> int:
             assert len(ids) == len(set(ids)), "a move id stored twice"
             by_id = {(m.seat, m.move_id): m for m in stored.moves}
             total += len(stored.moves)
-            tc = row["time_control"]
-            table = Table.restore(
-                table_id=table_id,
-                game=find_game(row["game"]),
-                options=row["options"],
-                seed=row["seed"],
-                time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]) if tc else None,
-                rated=row["rated"],
-                status=Status(row["status"]),
-                version=row["version"],
-                meta=row["meta"],
-                moves=stored.moves,
-                rematch_of=row["rematch_of"],
-                now=0.0,
-            )
+            table = stored.restore(find_game(row["game"]), now=0.0)
             for player in players:
                 assert player.pending is None
                 assert set(player.sent) == player.answered, "a move was never answered"

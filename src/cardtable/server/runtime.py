@@ -288,21 +288,9 @@ class Hub:
             await conn.close(1012, "server restarting")
 
     def _restore(self, item: StoredTable) -> Table:
-        row = item.row
-        tc = row["time_control"]
-        return Table.restore(
-            table_id=row["id"],
-            game=self.game(row["game"]),
-            options=row["options"],
-            seed=row["seed"],
-            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]) if tc else None,
-            rated=row["rated"],
-            status=Status(row["status"]),
-            version=row["version"],
-            meta=row["meta"],
-            moves=item.moves,
-            rematch_of=row["rematch_of"],
-            now=self.now(),
+        return item.restore(
+            self.game(item.row["game"]),
+            self.now(),
             pacing=self.settings.pacing,
             stand_in_level=self.settings.stand_in_level,
         )

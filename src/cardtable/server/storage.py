@@ -32,11 +32,12 @@ from sqlalchemy import Table as Table_
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from cardtable.games.base import Game
 from cardtable.server import leases
 from cardtable.server.leases import Fence
 from cardtable.server.models import MoveRow, RatingHistoryRow, RatingRow, TableRow
 from cardtable.server.ratings import Rating, rate
-from cardtable.table import MoveEntry, Seat, Source, Status, Table, TimeControl
+from cardtable.table import MoveEntry, Pacing, Seat, Source, Status, Table, TimeControl
 
 T = TypeVar("T")
 
@@ -117,6 +118,34 @@ class StoredTable:
     moves: list[MoveEntry]
     #: When each move was stored (a replay shows a race move's time in its round).
     times: list[datetime] = field(default_factory=list)
+
+    def restore(
+        self,
+        game: Game,
+        now: float,
+        pacing: Pacing | None = None,
+        stand_in_level: str = "medium",
+    ) -> Table:
+        """The table as stored, its moves replayed (:meth:`Table.restore`), its clocks
+        counted from ``now``: the one way a stored row becomes a table again."""
+        row = self.row
+        tc = row["time_control"]
+        return Table.restore(
+            table_id=row["id"],
+            game=game,
+            options=row["options"],
+            seed=row["seed"],
+            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]) if tc else None,
+            rated=row["rated"],
+            status=Status(row["status"]),
+            version=row["version"],
+            meta=row["meta"],
+            moves=self.moves,
+            rematch_of=row["rematch_of"],
+            now=now,
+            pacing=pacing,
+            stand_in_level=stand_in_level,
+        )
 
 
 class Storage:
