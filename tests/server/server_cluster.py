@@ -8,9 +8,11 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -56,6 +58,8 @@ class Node:
         self.name = name
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        #: The cluster log of each start (who took, released or dropped which table).
+        self.logs: list[Path] = []
 
     @property
     def base(self) -> str:
@@ -64,6 +68,7 @@ class Node:
     def start(self, wait: bool = True) -> Node:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
+        self.logs.append(Path(tempfile.mkdtemp(prefix="cardtable-node-")) / f"{self.name}.log")
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -73,12 +78,26 @@ class Node:
                 REDIS_URL,
                 self.prefix,
                 self.name,
+                str(self.logs[-1]),
             ],
             env=env,
         )
         if wait:
             wait_healthy(self.base, proc=self.proc)
         return self
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The last cluster log lines of each start of this node, for a failure to show."""
+        parts = []
+        for path in self.logs:
+            text = path.read_text(errors="replace") if path.exists() else ""
+            parts.append(f"--- {path.name}\n" + "\n".join(text.splitlines()[-lines:]))
+        return "\n".join(parts)
+
+    def remove_logs(self) -> None:
+        """Delete this node's log files."""
+        for path in self.logs:
+            shutil.rmtree(path.parent, ignore_errors=True)
 
     def healthy(self) -> bool:
         if self.proc is None or self.proc.poll() is not None:
@@ -219,8 +238,10 @@ class Player:
                 self.pending = None
             elif kind == "error":
                 # Refused by the rules (the match ended meanwhile, say), never for a
-                # broken protocol.
+                # broken protocol, nor as "not stored" (a move caught in a hand-over
+                # is sent again to the new owner, not refused).
                 assert message["code"] not in (
+                    "storage",
                     "internal",
                     "bad_token",
                     "bad_message",

@@ -1,17 +1,44 @@
 """One process of a cluster, as ``cardtable serve --redis`` runs it (the same
 :func:`cardtable.server.serve`, SIGTERM hand-over included), with the real games, fast
-bots and no pauses: ``server_cluster_launch.py DB PORT REDIS PREFIX INSTANCE``."""
+bots and no pauses: ``server_cluster_launch.py DB PORT REDIS PREFIX INSTANCE [LOG]``, where
+LOG is a file that gets the cluster's INFO log lines (who took, released or dropped
+which table), for a failing test to show."""
 
 from __future__ import annotations
 
+import asyncio
+import faulthandler
+import logging
+import signal
 import sys
+from types import FrameType
 
 from cardtable.server import serve
 from cardtable.table import Pacing
 
 
+def dump(signum: int, frame: FrameType | None) -> None:
+    """SIGUSR1: print where every thread and asyncio task of this process is, so a
+    test that finds the process stuck can say where."""
+    faulthandler.dump_traceback(all_threads=True)
+    loop = asyncio._get_running_loop()
+    tasks = asyncio.all_tasks(loop) if loop is not None else set()
+    print(f"--- {len(tasks)} asyncio tasks", file=sys.stderr)
+    for task in tasks:
+        print(f"task {task.get_name()} {task.get_coro()!r}", file=sys.stderr)
+        task.print_stack(limit=12, file=sys.stderr)
+    sys.stderr.flush()
+
+
 def main() -> None:
     db, port, redis, prefix, instance = sys.argv[1:6]
+    signal.signal(signal.SIGUSR1, dump)
+    if len(sys.argv) > 6:
+        handler = logging.FileHandler(sys.argv[6])
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        server_log = logging.getLogger("cardtable.server")
+        server_log.addHandler(handler)
+        server_log.setLevel(logging.INFO)
     serve(
         "127.0.0.1",
         int(port),

@@ -161,6 +161,8 @@ class Cluster:
         self._spawned: set[asyncio.Task[Any]] = set()
         #: Tables this process took over from another (killed or stopping) owner.
         self.taken_over = 0
+        #: Stopped: the periodic steps end.
+        self._closed = False
 
     # ------------------------------------------------------------------ names
     def key(self, *parts: str) -> str:
@@ -192,11 +194,17 @@ class Cluster:
         """Stop listening and publishing (after the hub handed over or stopped)."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._flush(), 2)
+        self._closed = True
         for task in [*self._tasks, *self._spawned]:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        # Waited for a bounded time: on Python 3.11 a cancellation that meets an inner
+        # wait_for finishing at that moment is lost, and the task goes on (its loop then
+        # ends on ``_closed``); a process asked to stop must stop.
+        if self._tasks:
+            _done, left = await asyncio.wait(self._tasks, timeout=2)
+            for task in left:
+                log.warning("cluster task %s did not stop; cancelling it again", task.get_name())
+                task.cancel()
         for client in (self.redis, self._sub):
             if client is not None:
                 with contextlib.suppress(Exception):
@@ -342,6 +350,11 @@ class Cluster:
         live = await self.hub.adopt(table_id, fence)
         if live is None:
             return None
+        before = lease.owner if lease is not None else None
+        log.info("took table %s (token %d) from %s", table_id, fence.token, before or "nobody")
+        if self.draining:  # began stopping meanwhile, after :meth:`drain` looked
+            await self.hub.hand_over(live)
+            return None
         if taken:
             self.taken_over += 1
         self.announce("own", table_id)
@@ -362,6 +375,7 @@ class Cluster:
                 link.out.put_nowait((RECONNECT, "the table moved"))
         live = self.hub.tables.get(table_id)
         if live is not None and owner != self.me:
+            log.warning("table %s was taken by %s; dropping it here", table_id, owner)
             self._spawn(self.hub.drop(live))
 
     def dropped(self, table_id: str) -> None:
@@ -377,7 +391,7 @@ class Cluster:
     async def _every(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run ``step`` every ``renew_seconds`` (renewing apart from claiming, so a long
         takeover never delays this process's own renewals)."""
-        while True:
+        while not self._closed:
             try:
                 await step()
             except asyncio.CancelledError:
@@ -543,8 +557,13 @@ class Cluster:
         if self.drain_seconds > 0:
             await asyncio.sleep(self.drain_seconds)
         self.draining = True
+        log.info("handing over %d tables", len(self.hub.tables))
         for live in list(self.hub.tables.values()):
             await self.hub.hand_over(live)
+        # A claim under way when this began hands its table over itself (:meth:`_locate`).
+        for pending in list(self._locating.values()):
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(pending)
         for link in list(self._links.values()):
             link.out.put_nowait((RECONNECT, "server restarting"))
         await self._flush()

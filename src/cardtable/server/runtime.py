@@ -268,8 +268,13 @@ class Hub:
         if live.gone:
             return
         self._forget(live)
+        await self._send_away(live, "the table moved")
+
+    @staticmethod
+    async def _send_away(live: LiveTable, reason: str) -> None:
+        """Close a forgotten table's connections with 1012: reconnect, to its new owner."""
         for conn in list(live.connections):
-            await conn.close(1012, "the table moved")
+            await conn.close(1012, reason)
 
     async def hand_over(self, live: LiveTable) -> None:
         """Stopping (SIGTERM): give the table up at once — after the writes queued
@@ -280,12 +285,22 @@ class Hub:
                 return
             self._forget(live)
             if live.fence is not None:
-                with contextlib.suppress(Exception):
-                    await self.storage.awrite(release(live.table.id, live.fence))
+                try:
+                    released = await self.storage.awrite(release(live.table.id, live.fence))
+                except Exception:
+                    log.exception("cannot release table %s", live.table.id)
+                else:
+                    if released:
+                        log.info("released table %s (token %d)", live.table.id, live.fence.token)
+                    else:
+                        log.warning(
+                            "table %s: lease (token %d) no longer ours to release",
+                            live.table.id,
+                            live.fence.token,
+                        )
             if self.cluster is not None:
                 self.cluster.announce("free", live.table.id)
-        for conn in list(live.connections):
-            await conn.close(1012, "server restarting")
+        await self._send_away(live, "server restarting")
 
     def _restore(self, item: StoredTable) -> Table:
         return item.restore(
@@ -562,7 +577,8 @@ class Hub:
             # Another process owns the table now (this one was stopped past its lease):
             # nothing is stored or sent; the clients reconnect to the new owner.
             log.warning("table %s is owned by another process now; dropping it", table.id)
-            self._spawn(self.drop(live))
+            self._forget(live)
+            self._spawn(self._send_away(live, "the table moved"))
             return False
         except Exception:
             log.exception("cannot store table %s; reloading it", table.id)
@@ -665,8 +681,13 @@ class Hub:
             effects = live.core.receive(conn.peer, message, self.now())
             if isinstance(message, Hello):
                 effects = await self._with_chat(live, effects)
-            if not await self._carry(live, conn, effects):
+            if not await self._carry(live, conn, effects) and not live.gone:
                 conn.send(live.core.storage_failed(getattr(message, "move_id", None)))
+        if live.gone:
+            # Handed over (or lost) while this waited: nothing was judged or stored here.
+            # The client reconnects to the table's new owner and sends it again there.
+            await conn.close(1012, "the table moved")
+            return
         self._drive(live)
 
     # -------------------------------------------------------------------- chat

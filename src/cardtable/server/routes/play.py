@@ -31,18 +31,20 @@ async def play(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     hub: Hub | None = getattr(websocket.app.state, "hub", None)
     cluster = hub.cluster if hub is not None else None
+    account = await socket_account(websocket, hub) if hub is not None else None
+    name = account.name if account is not None else None
     if cluster is not None:
+        owner = None if cluster.draining else await cluster.locate(table_id)
         if cluster.draining:  # stopping: go to another process
             await websocket.close(code=RECONNECT)
             return
-        owner = await cluster.locate(table_id)
-        if hub is not None and owner is not None and owner != cluster.me:
-            account = await socket_account(websocket, hub)
-            await cluster.relay(
-                websocket, table_id, owner, account.name if account is not None else None
-            )
+        if owner is not None and owner != cluster.me:
+            await cluster.relay(websocket, table_id, owner, name)
             return
     live = await hub.reachable(table_id) if hub is not None else None
+    if hub is not None and live is not None and live.gone:  # handed over just now
+        await websocket.close(code=RECONNECT)
+        return
     if hub is None or live is None:
         gone = refusal(
             "no_table", f"no live table {table_id!r}", version=None, params={"table": table_id}
@@ -50,8 +52,7 @@ async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(gone.model_dump_json())
         await websocket.close(code=4404)
         return
-    account = await socket_account(websocket, hub)
-    conn = await hub.connect(live, websocket, account.name if account is not None else None)
+    conn = await hub.connect(live, websocket, name)
     timing: MoveTiming | None = getattr(websocket.app.state, "move_timing", None)
     try:
         while not conn.closed:
