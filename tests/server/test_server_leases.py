@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 
 import pytest
 from conftest import fast_settings
@@ -12,6 +13,7 @@ from server_fakegame import fake_bots, fake_games
 from test_server_storage import seated_table
 
 from cardtable.server import leases
+from cardtable.server.cluster import preferred
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -154,3 +156,18 @@ def test_an_owner_that_lost_its_lease_drops_the_table_and_stores_nothing(db_url:
             storage.close()
 
     asyncio.run(run())
+
+
+def test_orphaned_tables_spread_evenly_and_each_process_decides_alone() -> None:
+    """A dead process's tables go first to one live process each (rendezvous hashing,
+    cluster.preferred): about a third each of three, the same answer whatever order the
+    processes are listed in, and when one of them dies too only its share moves."""
+    members = ["n0", "n1", "n2"]
+    ids = [f"table{i}" for i in range(3000)]
+    chosen = [preferred(t, members) for t in ids]
+    counts = Counter(chosen)
+    assert set(counts) == set(members)
+    assert all(900 <= n <= 1100 for n in counts.values()), counts
+    assert chosen == [preferred(t, list(reversed(members))) for t in ids]
+    after = [preferred(t, ["n0", "n1"]) for t in ids]
+    assert all(a == b for a, b in zip(chosen, after, strict=True) if a != "n2")

@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -48,7 +49,7 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -68,7 +69,7 @@ from cardtable.server.timing import MoveTiming, is_move
 if TYPE_CHECKING:
     from cardtable.server.runtime import Hub
 
-__all__ = ["RECONNECT", "Cluster", "RemoteSocket", "instance_id"]
+__all__ = ["ORPHAN_WAIT", "RECONNECT", "Cluster", "RemoteSocket", "instance_id", "preferred"]
 
 log = logging.getLogger("cardtable.server.cluster")
 
@@ -84,6 +85,20 @@ CALL_SECONDS = 10.0
 
 #: Paths about one table that its owner answers (records and replays come from storage).
 _LOCAL_TAILS = ("/record", "/replay")
+
+
+#: Renewal periods an orphaned table waits for the process :func:`preferred` names
+#: before any other process claims it.
+ORPHAN_WAIT = 4
+
+
+def preferred(table_id: str, members: Sequence[str]) -> str:
+    """Which of the live processes ``members`` should take an orphaned table first:
+    rendezvous hashing, so a dead process's tables spread evenly over the others and
+    each process decides alone, with no message, what is its."""
+    return max(
+        members, key=lambda m: hashlib.blake2b(f"{table_id}/{m}".encode(), digest_size=8).digest()
+    )
 
 
 def instance_id() -> str:
@@ -163,6 +178,8 @@ class Cluster:
         self.taken_over = 0
         #: Stopped: the periodic steps end.
         self._closed = False
+        #: Tables seen without an owner -> when first seen (``time.monotonic``).
+        self._orphans: dict[str, float] = {}
 
     # ------------------------------------------------------------------ names
     def key(self, *parts: str) -> str:
@@ -209,6 +226,7 @@ class Cluster:
             if client is not None:
                 with contextlib.suppress(Exception):
                     await client.delete(self.key("alive", self.me))
+                    await client.zrem(self.key("members"), self.me)
                 with contextlib.suppress(Exception):
                     await client.aclose()
 
@@ -385,8 +403,23 @@ class Cluster:
                 remote.inbox.put_nowait(None)
 
     async def _alive(self) -> None:
+        """Say this process lives for one more lease time: its ``alive`` key, and its
+        entry in ``members`` (scored by when it lapses), which :meth:`_members` reads."""
         assert self.redis is not None
-        await self.redis.set(self.key("alive", self.me), "1", px=max(1, int(self.lease * 1000)))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self.key("alive", self.me), "1", px=max(1, int(self.lease * 1000)))
+        pipe.zadd(self.key("members"), {self.me: time.time() + self.lease})
+        await pipe.execute()
+
+    async def _members(self) -> list[str]:
+        """The processes alive now (this one included), lapsed entries removed."""
+        assert self.redis is not None
+        now = time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zremrangebyscore(self.key("members"), "-inf", now)
+        pipe.zrangebyscore(self.key("members"), now, "+inf")
+        _removed, found = await pipe.execute()
+        return sorted({*found, self.me})
 
     async def _every(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run ``step`` every ``renew_seconds`` (renewing apart from claiming, so a long
@@ -433,16 +466,26 @@ class Cluster:
                     link.out.put_nowait((RECONNECT, "the table moved"))
 
     async def _claim_orphans(self) -> None:
-        """Claim the tables nobody holds (their owner died or let them go)."""
+        """Claim the tables nobody holds (their owner died or let them go), spread over
+        the live processes: each table goes first to the one process :func:`preferred`
+        names; any other claims it when it is still nobody's after ``ORPHAN_WAIT``
+        renewal periods (its preferred process is slow, or died too)."""
         if self.draining:
             return
         now = time.time()
         orphans = await self.hub.storage.aread(lambda s: leases.orphans(now)(s))
+        seen = time.monotonic()
+        self._orphans = {t: self._orphans.get(t, seen) for t in orphans}
+        if not orphans:
+            return
+        members = await self._members()
+        late = seen - ORPHAN_WAIT * self.every
         random.shuffle(orphans)
         for table_id in orphans:
             if self.draining:
                 return
-            await self.locate(table_id)
+            if preferred(table_id, members) == self.me or self._orphans[table_id] <= late:
+                await self.locate(table_id)
 
     # ---------------------------------------------------------------- relays
     async def _serve_remote(self, cid: str, remote: _Remote, account: str | None) -> None:
