@@ -1,7 +1,7 @@
 """State shared by several server processes through Redis (``serve --redis``): the "play
-now" queues pair once across processes, and the limits on logins and hints count every
-process's requests. Against the real Redis on 127.0.0.1:6379, a fresh key prefix per test
-(skipped when no Redis answers)."""
+now" queues pair once across processes, and the limits on logins, hints and analyses
+count every process's requests. Against the real Redis on 127.0.0.1:6379, a fresh key
+prefix per test (skipped when no Redis answers)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import asyncio
 import concurrent.futures
 import os
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,12 +21,16 @@ from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
 from server_helpers import Api, ServerThread, clients
 
+from cardtable.bots.review import ReviewBudget
+from cardtable.server import analysis as analysis_module
+from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.app import create_app
 from cardtable.server.limits import SharedBuckets, SharedLoginLimits
 from cardtable.server.routes.accounts import CSRF_HEADER
 from cardtable.server.runtime import HubError
 from cardtable.server.seeks import Seek, Seeks, SharedSeeks
 from cardtable.server.shared import LockLost, LockTimeout, Shared, open_shared
+from cardtable.server.storage import Storage
 from cardtable.table import TimeControl
 
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -293,3 +298,99 @@ def test_behind_the_proxy_the_limits_count_the_forwarded_address(
     assert login(a, "203.0.113.7") == 429
     assert login(b, "198.51.100.1, 203.0.113.7") == 429  # a forged first hop changes nothing
     assert login(b, "203.0.113.8") == 401
+
+
+@pytest.fixture
+def real_pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThread]]:
+    """Two server applications on one database and one Redis prefix, with the real games
+    (the analysis board analyses only those) and the default analysis limits."""
+    servers = []
+    for _ in range(2):
+        settings = fast_settings()
+        settings.redis_url, settings.redis_prefix = REDIS_URL, prefix
+        app = create_app(f"sqlite:///{tmp_path / 'real.db'}", settings=settings, static_dir=None)
+        servers.append(ServerThread(app).start())
+    yield servers[0], servers[1]
+    for server in servers:
+        server.stop()
+
+
+def finished_game(api: Api, seed: int) -> str:
+    """A Candidate table of two easy bots, played to its end; its id."""
+    bots = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]
+    table_id: str = api.create("candidate", bots, options={"deals": 1}, seed=seed)["table"]["id"]
+    deadline = time.monotonic() + 60
+    while api.table(table_id)["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+    return table_id
+
+
+def analysed(api: Api, table_id: str) -> dict[str, Any]:
+    """Poll an analysis on the process that runs it until it is no longer running."""
+    deadline = time.monotonic() + 30
+    while True:
+        answer: dict[str, Any] = api.http.get(f"/api/games/{table_id}/analysis").json()
+        if answer["status"] != "running":
+            return answer
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.05)
+
+
+def test_a_guests_analyses_count_across_processes(
+    real_pair: tuple[ServerThread, ServerThread], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guest (one address) gets 2 analyses, then one per 30 minutes, and one at a time,
+    whichever process the proxy sends each request to."""
+    release = threading.Event()
+
+    def held(game: str, record: Any, budget: ReviewBudget, progress: Any) -> dict[str, Any]:
+        progress(1, 2)
+        release.wait(20)
+        return {"game": game, "decisions": []}  # what is stored does not matter here
+
+    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    a, b = (Api(s.base) for s in real_pair)
+    games = [finished_game(a, seed) for seed in (5, 6, 7)]
+    try:
+        assert a.http.post(f"/api/games/{games[0]}/analysis").status_code == 202
+        busy = b.http.post(f"/api/games/{games[1]}/analysis")  # running on the other one
+        assert busy.status_code == 409, busy.text
+        assert busy.json()["detail"]["code"] == "analysis_one_at_a_time"
+    finally:
+        release.set()
+    assert analysed(a, games[0])["status"] == "done"
+    assert b.http.post(f"/api/games/{games[1]}/analysis").status_code == 202
+    assert analysed(b, games[1])["status"] == "done"
+    third = a.http.post(f"/api/games/{games[2]}/analysis")  # this process's first
+    assert third.status_code == 429, third.text
+    assert third.json()["detail"]["code"] == "analysis_rate_limited"
+    assert 1 <= int(third.headers["Retry-After"]) <= 1800
+
+
+def test_an_analysis_hold_is_one_per_requester_and_lapses_with_its_lease(prefix: str) -> None:
+    async def check() -> None:
+        shared = [await open_shared(REDIS_URL, prefix) for _ in range(2)]
+        storage = Storage("sqlite://")
+        first, second = (AnalysisRunner(fast_settings(), storage, s) for s in shared)
+        try:
+            assert await first.claim("account:1")
+            assert not await first.claim("account:1")  # here
+            assert not await second.claim("account:1")  # on another process
+            assert await second.claim("account:2")
+            await first.release("account:1")
+            assert await second.claim("account:1")
+            # A process that died holding it: the lease frees the requester.
+            token = await shared[0].hold("x", lease=0.1)
+            assert token is not None
+            assert await shared[1].hold("x", lease=5.0) is None
+            assert await shared[0].extend("x", token, lease=0.2)
+            await asyncio.sleep(0.25)
+            assert not await shared[0].extend("x", token, lease=5.0)
+            assert await shared[1].hold("x", lease=5.0) is not None
+        finally:
+            storage.close()
+            for s in shared:
+                await s.close()
+
+    run(check())
