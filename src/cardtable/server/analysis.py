@@ -13,8 +13,15 @@ The analysis must never slow a live table, so it runs
   bots' or the hints' executor;
 - at most ``analysis_waiting`` at a time on the whole server (queued or running; more:
   503 with Retry-After), at most one per player (409), and within token buckets
-  (:class:`~.limits.Buckets`): per account, or per address for a guest (429 with
+  (:func:`~.limits.token_buckets`): per account, or per address for a guest (429 with
   Retry-After).
+
+With several processes (``serve --redis``) the buckets live in Redis, so a player's
+allowance is the same whichever process the proxy sends them to, and so does the "one
+per player": a lock per requester in Redis (:meth:`.Shared.hold`), held while the
+analysis runs (its lease renewed, so a crashed process frees it within
+:data:`HOLD_SECONDS`). The bound of ``analysis_waiting`` stays per process: it guards
+the process's own CPU and workers.
 
 Progress comes back from the workers on a queue given to every worker when it starts:
 ``(table id, moves done, moves in all)`` after each analysed move. At shutdown an event
@@ -40,9 +47,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from cardtable.bots.review import ReviewBudget, analyse_record
-from cardtable.server.limits import Buckets
+from cardtable.server.limits import TokenBuckets, token_buckets
 from cardtable.server.models import AnalysisRow
 from cardtable.server.settings import Settings
+from cardtable.server.shared import Shared
 from cardtable.server.storage import Storage
 
 __all__ = ["AnalysisJob", "AnalysisRunner", "load_analysis"]
@@ -51,6 +59,10 @@ log = logging.getLogger("cardtable.server")
 
 #: CPU priority an analysis worker process lowers itself by (``os.nice``).
 NICENESS = 10
+
+#: Lease (seconds) of a requester's hold in Redis, renewed every third of it while the
+#: analysis runs: a process that dies mid-analysis frees its player this long after.
+HOLD_SECONDS = 60.0
 
 # A worker's channels back to the server, set by :func:`_start_worker`.
 _progress: Any = None
@@ -136,6 +148,11 @@ def _moves(result: Mapping[str, Any]) -> int:
     return sum(len(race["moves"]) for race in result.get("races", []))
 
 
+def _hold_name(requester: str) -> str:
+    """The name of a requester's hold in Redis (:meth:`.Shared.hold`)."""
+    return f"analysis:{requester}"
+
+
 def load_analysis(table_id: str) -> Callable[[Session], dict[str, Any] | None]:
     """A read of the stored analysis of a table, or ``None``."""
 
@@ -169,9 +186,10 @@ def _store(
 class AnalysisRunner:
     """The analyses of a server: its executor, the jobs under way, the limits."""
 
-    def __init__(self, settings: Settings, storage: Storage) -> None:
+    def __init__(self, settings: Settings, storage: Storage, shared: Shared | None = None) -> None:
         self.settings = settings
         self.storage = storage
+        self.shared = shared
         self.processes = settings.bot_processes > 0
         # The workers and their channels are made with the first analysis: most servers
         # (and every test server) never analyse, and a process queue holds semaphores.
@@ -180,10 +198,21 @@ class AnalysisRunner:
         self._executor_made: Executor | None = None
         #: Jobs by table id: running, or failed (a new request starts it again).
         self.jobs: dict[str, AnalysisJob] = {}
-        self.per_account = Buckets(burst=settings.analysis_burst, seconds=settings.analysis_seconds)
-        self.per_guest = Buckets(
-            burst=settings.analysis_guest_burst, seconds=settings.analysis_guest_seconds
+        self.per_account: TokenBuckets = token_buckets(
+            shared,
+            "analysis-account",
+            burst=settings.analysis_burst,
+            seconds=settings.analysis_seconds,
         )
+        self.per_guest: TokenBuckets = token_buckets(
+            shared,
+            "analysis-guest",
+            burst=settings.analysis_guest_burst,
+            seconds=settings.analysis_guest_seconds,
+        )
+        #: Requesters with an analysis claimed or running here → their hold's token in
+        #: Redis ("" without Redis).
+        self._holds: dict[str, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -231,20 +260,53 @@ class AnalysisRunner:
         """The jobs queued or running now."""
         return [job for job in self.jobs.values() if job.running]
 
-    def busy_requester(self, requester: str) -> AnalysisJob | None:
-        """The requester's analysis under way, if any (one at a time)."""
-        return next((j for j in self.running() if j.requester == requester), None)
+    async def claim(self, requester: str) -> bool:
+        """Hold the requester's one analysis at a time: False when they have one
+        claimed or running already — on this process, or (with Redis) on any."""
+        if requester in self._holds:
+            return False
+        self._holds[requester] = ""  # taken here before Redis answers
+        if self.shared is None:
+            return True
+        try:
+            token = await self.shared.hold(_hold_name(requester), lease=HOLD_SECONDS)
+        except BaseException:
+            del self._holds[requester]
+            raise
+        if token is None:
+            del self._holds[requester]
+            return False
+        self._holds[requester] = token
+        return True
 
-    def take(self, requester: str, signed_in: bool) -> int:
+    async def release(self, requester: str) -> None:
+        """Give up the requester's hold (their analysis ended, or was refused)."""
+        token = self._holds.pop(requester, None)
+        if token and self.shared is not None:
+            await self.shared.release(_hold_name(requester), token)
+
+    async def _keep(self, requester: str) -> None:
+        """Renew the requester's hold in Redis while their analysis runs."""
+        assert self.shared is not None
+        while True:
+            await asyncio.sleep(HOLD_SECONDS / 3)
+            token = self._holds.get(requester)
+            if not token:
+                return
+            with contextlib.suppress(Exception):  # Redis away a moment: the next try
+                await self.shared.extend(_hold_name(requester), token, lease=HOLD_SECONDS)
+
+    async def take(self, requester: str, signed_in: bool) -> int:
         """A token of the requester's bucket: 0, or the seconds to wait for one."""
         buckets = self.per_account if signed_in else self.per_guest
-        return buckets.take(requester)
+        return await buckets.acquire(requester)
 
     # -------------------------------------------------------------------- work
     def start(
         self, table_id: str, game: str, record: Mapping[str, Any], requester: str, total: int
     ) -> AnalysisJob:
-        """Queue the analysis of ``record`` (the checks are the route's)."""
+        """Queue the analysis of ``record`` for ``requester``, who holds their claim
+        (:meth:`claim`) until it ends (the other checks are the route's)."""
         job = AnalysisJob(table_id, game, requester, total)
         self.jobs[table_id] = job
         task = asyncio.get_running_loop().create_task(self._run(job, record))
@@ -253,6 +315,20 @@ class AnalysisRunner:
         return job
 
     async def _run(self, job: AnalysisJob, record: Mapping[str, Any]) -> None:
+        keep = None
+        if self.shared is not None:
+            keep = asyncio.get_running_loop().create_task(self._keep(job.requester))
+        try:
+            await self._analyse(job, record)
+        finally:
+            if keep is not None:
+                keep.cancel()
+            try:
+                await self.release(job.requester)
+            except Exception:  # its lease frees it soon anyway
+                log.warning("could not release the analysis hold of %s", job.requester)
+
+    async def _analyse(self, job: AnalysisJob, record: Mapping[str, Any]) -> None:
         budget = self.settings.analysis_budget
         loop = asyncio.get_running_loop()
         try:

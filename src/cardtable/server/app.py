@@ -73,7 +73,7 @@ def create_app(
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots, shared)
-        app.state.analysis = AnalysisRunner(hub.settings, storage)
+        app.state.analysis = AnalysisRunner(hub.settings, storage, shared)
         try:
             yield
         finally:

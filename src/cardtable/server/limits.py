@@ -10,7 +10,7 @@ logins live in Redis instead (:class:`SharedBuckets`, :class:`SharedLoginLimits`
 client cannot multiply its allowance by the number of processes the proxy spreads it
 over. Each is one Lua script, atomic in Redis, on Redis's own clock (the processes'
 clocks never meet). The routes use the asynchronous face (:class:`TokenBuckets`,
-:class:`LoginLimits`) that both kinds offer.
+:class:`LoginLimits`) that both kinds offer; :func:`token_buckets` picks the kind.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ __all__ = [
     "SharedBuckets",
     "SharedLoginLimits",
     "TokenBuckets",
+    "token_buckets",
 ]
 
 
@@ -142,6 +143,15 @@ class SharedBuckets:
             keys=[self.shared.key("bucket", self.name, key)], args=[self.burst, self.seconds]
         )
         return int(wait)
+
+
+def token_buckets(shared: Shared | None, name: str, *, burst: int, seconds: float) -> TokenBuckets:
+    """The buckets ``name`` of a limit: in this process's memory (:class:`Buckets`), or
+    with several processes (``shared``) in Redis (:class:`SharedBuckets`), the same
+    buckets on every process."""
+    if shared is None:
+        return Buckets(burst=burst, seconds=seconds)
+    return SharedBuckets(shared, name, burst=burst, seconds=seconds)
 
 
 class LocalLoginLimits:

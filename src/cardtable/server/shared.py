@@ -33,6 +33,12 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0
 """
 
+#: Extends a lock's lease only while it is still the caller's (its token).
+_EXTEND = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 
 class LockTimeout(Exception):
     """Another process held a shared lock for longer than the caller would wait."""
@@ -49,6 +55,7 @@ class Shared:
         self.redis = redis
         self.prefix = prefix
         self._release = redis.register_script(_RELEASE)
+        self._extend = redis.register_script(_EXTEND)
 
     def key(self, *parts: str) -> str:
         """The full name of a key: the prefix, then ``parts`` joined by ``:``."""
@@ -68,11 +75,9 @@ class Shared:
         that must not happen after the lease ran out checks the token in its script
         (see :meth:`guarded`). Raises :class:`LockTimeout` after ``wait`` seconds.
         """
-        key = self.key(name, "lock")
-        token = secrets.token_hex(16)
         deadline = time.monotonic() + wait
         pause = 0.002
-        while not await self.redis.set(key, token, nx=True, px=round(lease * 1000)):
+        while (token := await self.hold(name, lease=lease)) is None:
             if time.monotonic() > deadline:
                 raise LockTimeout(f"the shared lock {name!r} stayed taken for {wait:g} s")
             await asyncio.sleep(pause)
@@ -80,7 +85,26 @@ class Shared:
         try:
             yield token
         finally:
-            await self._release(keys=[key], args=[token])
+            await self.release(name, token)
+
+    async def hold(self, name: str, *, lease: float) -> str | None:
+        """Take the lock ``name`` if nobody holds it, without waiting: its token, or
+        ``None`` when another holds it. The lease (seconds) frees it after a crash;
+        :meth:`extend` keeps it longer, :meth:`release` gives it up."""
+        token = secrets.token_hex(16)
+        taken = await self.redis.set(self.lock_key(name), token, nx=True, px=round(lease * 1000))
+        return token if taken else None
+
+    async def extend(self, name: str, token: str, *, lease: float) -> bool:
+        """Give the lock ``name`` a new lease of ``lease`` seconds from now, if it is
+        still the holder's (``token``); False when it ran out and was lost."""
+        kept = await self._extend(keys=[self.lock_key(name)], args=[token, round(lease * 1000)])
+        return bool(kept)
+
+    async def release(self, name: str, token: str) -> None:
+        """Give up the lock ``name`` if it is still the holder's (``token``): a holder
+        whose lease ran out leaves the next holder's lock alone."""
+        await self._release(keys=[self.lock_key(name)], args=[token])
 
     def lock_key(self, name: str) -> str:
         """The key of the lock ``name`` (for scripts that check its token)."""

@@ -25,7 +25,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from typing import Any, Protocol
 
 from cardtable.bots.seat import SeatBot
-from cardtable.server.limits import Buckets, SharedBuckets, TokenBuckets
+from cardtable.server.limits import token_buckets
 from cardtable.server.settings import Settings
 from cardtable.server.shared import Shared
 
@@ -140,28 +140,16 @@ class HintRunner:
     def __init__(self, settings: Settings, make: BotMaker, shared: Shared | None = None) -> None:
         self.settings = settings
         self.runner = BotRunner(settings, make, hint_executor(settings))
-        self.per_seat: TokenBuckets
-        self.per_address: TokenBuckets
-        if shared is None:
-            self.per_seat = Buckets(
-                burst=settings.hint_seat_burst, seconds=settings.hint_seat_seconds
-            )
-            self.per_address = Buckets(
-                burst=settings.hint_address_burst, seconds=settings.hint_address_seconds
-            )
-        else:  # several processes: the buckets are the same on each (in Redis)
-            self.per_seat = SharedBuckets(
-                shared,
-                "hint-seat",
-                burst=settings.hint_seat_burst,
-                seconds=settings.hint_seat_seconds,
-            )
-            self.per_address = SharedBuckets(
-                shared,
-                "hint-address",
-                burst=settings.hint_address_burst,
-                seconds=settings.hint_address_seconds,
-            )
+        # Several processes (``shared``): the buckets are the same on each (in Redis).
+        self.per_seat = token_buckets(
+            shared, "hint-seat", burst=settings.hint_seat_burst, seconds=settings.hint_seat_seconds
+        )
+        self.per_address = token_buckets(
+            shared,
+            "hint-address",
+            burst=settings.hint_address_burst,
+            seconds=settings.hint_address_seconds,
+        )
         #: Hints being worked out now.
         self.in_progress = 0
 

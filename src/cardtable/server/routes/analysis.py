@@ -12,7 +12,9 @@
 
 Anyone who can open the replay may start its analysis — the record is public once the
 game is over: a signed-in player within the account's bucket, a guest within the bucket
-of the address. The game's own players get no other limit (docs/analysis.md).
+of the address. The game's own players get no other limit (docs/analysis.md). With
+several processes (``serve --redis``) the buckets and the one-at-a-time count in Redis,
+across every process; the bound on analyses at once is each process's own.
 """
 
 from __future__ import annotations
@@ -148,27 +150,31 @@ async def start_analysis(
             {"percent": percent},
         )
     requester, signed_in = _requester(request, account)
-    if runner.busy_requester(requester) is not None:
+    if not await runner.claim(requester):  # on any process, with Redis
         raise _refuse(
             409, "analysis_one_at_a_time", "you have an analysis running already: one at a time"
         )
-    if len(runner.running()) >= hub.settings.analysis_waiting:
-        raise _refuse(
-            503,
-            "analysis_busy",
-            "the server is analysing other games: try again in a minute",
-            retry=60,
-        )
-    wait = runner.take(requester, signed_in)
-    if wait:
-        minutes = max(1, -(-wait // 60))
-        raise _refuse(
-            429,
-            "analysis_rate_limited",
-            f"too many analyses: start the next one in {minutes} min",
-            {"minutes": minutes},
-            retry=wait,
-        )
+    try:
+        if len(runner.running()) >= hub.settings.analysis_waiting:  # this process's
+            raise _refuse(
+                503,
+                "analysis_busy",
+                "the server is analysing other games: try again in a minute",
+                retry=60,
+            )
+        wait = await runner.take(requester, signed_in)
+        if wait:
+            minutes = max(1, -(-wait // 60))
+            raise _refuse(
+                429,
+                "analysis_rate_limited",
+                f"too many analyses: start the next one in {minutes} min",
+                {"minutes": minutes},
+                retry=wait,
+            )
+    except BaseException:
+        await runner.release(requester)
+        raise
     record = row["record"]
     job = runner.start(table_id, row["game"], record, requester, _moves(record))
     return job.status()
