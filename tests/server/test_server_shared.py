@@ -460,15 +460,6 @@ def test_a_rematch_asked_at_once_through_two_processes_is_one_table(
 
 #: A finished table asked for after it left its owner's memory (``keep_finished_seconds``)
 #: runs on whichever process the request reached, on a copy loaded without a lease.
-SPLIT = (
-    "runtime.Hub.rematch loads the old and the new table with Hub._load, which in a "
-    "cluster makes an unfenced copy when the table is not live here: a rematch asked "
-    "after the old table left memory can make two rematch tables, or seat a player at a "
-    "copy of the rematch table its owner does not know"
-)
-
-
-@pytest.mark.xfail(reason=SPLIT, strict=False)  # a race: it does not fail every time
 def test_a_late_rematch_asked_at_once_through_two_processes_is_one_table(
     pair: tuple[ServerThread, ServerThread], tmp_path: Path
 ) -> None:
@@ -485,7 +476,6 @@ def test_a_late_rematch_asked_at_once_through_two_processes_is_one_table(
         one_rematch(pair, tmp_path / "shared.db", table_id, answers)
 
 
-@pytest.mark.xfail(reason=SPLIT, strict=True)
 def test_a_late_second_rematch_request_on_another_process_joins_the_owners_table(
     pair: tuple[ServerThread, ServerThread], tmp_path: Path
 ) -> None:
@@ -502,8 +492,8 @@ def test_a_late_second_rematch_request_on_another_process_joins_the_owners_table
         assert first.status_code == 200, first.text
     left_memory(pair, table_id)
     late = Api(other.base).http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]})
-    # Today: 200 with the right table id, but the seat is taken on the other process's
-    # unfenced copy (written to storage unchecked); the owner's table still has it open.
+    # Forwarded to the rematch table's owner, which seats him there (no unfenced copy of
+    # either table on the other process).
     one_rematch(pair, tmp_path / "shared.db", table_id, [first, late])
 
 

@@ -64,6 +64,7 @@ from cardtable.server.connection import Connection
 from cardtable.server.core import refusal
 from cardtable.server.leases import Lease
 from cardtable.server.settings import Settings
+from cardtable.server.storage import Storage
 from cardtable.server.timing import MoveTiming, is_move
 
 if TYPE_CHECKING:
@@ -324,33 +325,36 @@ class Cluster:
             log.exception("bad cluster message %r", data[:200])
 
     # -------------------------------------------------------------- ownership
-    async def locate(self, table_id: str) -> str | None:
+    async def locate(self, table_id: str, *, any_age: bool = False) -> str | None:
         """The process that owns ``table_id`` (this one's id when it is here, claiming
         and loading it when nobody holds it), or ``None`` when there is no such table
-        (or this process is stopping and nobody else holds it yet)."""
+        (or this process is stopping and nobody else holds it yet). A table finished
+        longer than ``keep_finished_seconds`` ago is loaded only with ``any_age`` (a
+        rematch of an old game), as on a single process."""
         live = self.hub.tables.get(table_id)
         if live is not None and not live.gone:
             return self.me
-        pending = self._locating.get(table_id)
+        key = f"{table_id}/{any_age}"
+        pending = self._locating.get(key)
         if pending is not None:
             return await asyncio.shield(pending)
         future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-        self._locating[table_id] = future
+        self._locating[key] = future
         try:
-            owner = await self._locate(table_id)
+            owner = await self._locate(table_id, any_age)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: nobody else need be waiting
             raise
         finally:
-            self._locating.pop(table_id, None)
+            self._locating.pop(key, None)
         future.set_result(owner)
         return owner
 
     async def _lease(self, table_id: str) -> Lease | None:
         return await self.hub.storage.aread(lambda s: leases.lease_of(table_id)(s))
 
-    async def _locate(self, table_id: str) -> str | None:
+    async def _locate(self, table_id: str, any_age: bool) -> str | None:
         lease = await self._lease(table_id)
         if lease is not None and lease.owner != self.me and lease.held(time.time()):
             return lease.owner
@@ -365,7 +369,7 @@ class Cluster:
             held = lease is not None and lease.held(time.time())
             return lease.owner if held and lease is not None else None
         taken = lease is not None and lease.owner != self.me
-        live = await self.hub.adopt(table_id, fence)
+        live = await self.hub.adopt(table_id, fence, any_age=any_age)
         if live is None:
             return None
         before = lease.owner if lease is not None else None
@@ -630,7 +634,13 @@ class Cluster:
         table_id = self.table_of(request.url.path)
         if table_id is None or FORWARDED in request.headers:
             return await call_next(request)
-        owner = await self.locate(table_id)
+        any_age = False
+        if request.url.path.endswith("/rematch"):
+            # Run by the rematch table's owner once there is one (it seats the caller
+            # there), else by the finished table's (it makes the rematch).
+            table_id = await self._rematch_of(table_id) or table_id
+            any_age = True
+        owner = await self.locate(table_id, any_age=any_age)
         if owner is None and self.draining:  # let go, not claimed yet: ask again
             return self._unavailable("the table is moving to another process: try again")
         if owner is None or owner == self.me:
@@ -659,6 +669,13 @@ class Cluster:
             (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
         ]
         return response
+
+    async def _rematch_of(self, table_id: str) -> str | None:
+        """The stored rematch of a finished table, if it has one."""
+        live = self.hub.tables.get(table_id)
+        if live is not None and not live.gone:
+            return live.table.rematch_id
+        return await self.hub.storage.aread(lambda s: Storage.rematch_id(s, table_id))
 
     @staticmethod
     def _unavailable(message: str) -> JSONResponse:

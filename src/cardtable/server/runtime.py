@@ -212,13 +212,16 @@ class Hub:
             await self.cluster.stop()
         await asyncio.to_thread(self.bots.shutdown)
 
-    async def adopt(self, table_id: str, fence: Fence) -> LiveTable | None:
+    async def adopt(
+        self, table_id: str, fence: Fence, *, any_age: bool = False
+    ) -> LiveTable | None:
         """Go live with a table this process just claimed (:mod:`.cluster`): restored
         from storage like after a restart — moves replayed, clocks counted from now,
         bots driven, absent people given their grace period. ``None`` (and the lease
-        released) when there is no such table or it finished too long ago."""
+        released) when there is no such table, or it finished too long ago and
+        ``any_age`` is off."""
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
-        if stored is None or not self._recent(stored):
+        if stored is None or not (any_age or self._recent(stored)):
             await self.storage.awrite(release(table_id, fence))
             return None
         live = LiveTable(TableCore(self._restore(stored)), fence=fence)
@@ -473,13 +476,32 @@ class Hub:
         the old table's connections (an ``update`` with a ``rematch`` event naming the
         seat that asked). Later requests join the same table.
         """
-        live = await self._load(table_id)
-        old = live.table
+        old = await self._read(table_id)
         seat = old.seat_of_token(token)
         if seat is None:
             raise HubError(403, "bad_token", "this token does not belong to a seat here")
         if old.status is not Status.FINISHED:
             raise HubError(409, "not_finished", "a rematch can start once the match is over")
+        if old.rematch_id is None:
+            await self._make_rematch(table_id, seat, game, options)
+            old = await self._read(table_id)
+        assert old.rematch_id is not None
+        new_live = await self._load(old.rematch_id)
+        invite = new_live.table.seats[seat].invite
+        name = old.seats[seat].name or f"Player {seat + 1}"
+        if invite is None:
+            raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
+        # The old seat's token proves the seat, and the seat was the account's.
+        return await self.join(new_live.table.id, invite, name, old.seats[seat].account)
+
+    async def _make_rematch(
+        self, table_id: str, seat: int, game: str | None, options: Mapping[str, Any] | None
+    ) -> None:
+        """Create the rematch of a finished table unless one exists, under its lock
+        (two requests at once make one), run by this process (with several, the
+        finished table's owner)."""
+        live = await self._load(table_id)
+        old = live.table
         async with live.lock:
             if live.gone:
                 raise HubError(503, "moved", "the table moved to another process: try again")
@@ -499,13 +521,6 @@ class Hub:
                 old.version += 1
                 event = Event(type="rematch", seat=seat)
                 await self._carry(live, None, [Store(), Broadcast(event)])
-        new_live = await self._load(old.rematch_id)
-        invite = new_live.table.seats[seat].invite
-        name = old.seats[seat].name or f"Player {seat + 1}"
-        if invite is None:
-            raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
-        # The old seat's token proves the seat, and the seat was the account's.
-        return await self.join(new_live.table.id, invite, name, old.seats[seat].account)
 
     async def reachable(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id``, or one finished less than
@@ -530,16 +545,40 @@ class Hub:
         return live
 
     async def _load(self, table_id: str) -> LiveTable:
-        """A live table, or a finished one loaded back from storage."""
+        """A live table, or a finished one loaded back from storage. With several
+        processes only under this process's lease: a table another process runs is a
+        503 ``moved`` (asked again, the request goes there), never a second copy."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if self.cluster is not None:
+            owner = await self.cluster.locate(table_id, any_age=True)
+            live = self.tables.get(table_id)
+            if owner == self.cluster.me and live is not None:
+                return live
+            if owner is None and not self.cluster.draining:
+                raise HubError(404, "no_table", f"no table {table_id!r}", {"table": table_id})
+            raise HubError(503, "moved", "the table moved to another process: try again")
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
         if stored is None:
             raise HubError(404, "no_table", f"no table {table_id!r}", {"table": table_id})
         live = self.tables.setdefault(table_id, LiveTable(TableCore(self._restore(stored))))
         self._drive(live)
         return live
+
+    async def _read(self, table_id: str) -> Table:
+        """A table to read, not to change: the live one, or (with several processes,
+        when another runs it or nobody does) a copy restored from storage that is
+        never kept nor written."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live.table
+        if self.cluster is None:
+            return (await self._load(table_id)).table
+        stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        if stored is None:
+            raise HubError(404, "no_table", f"no table {table_id!r}", {"table": table_id})
+        return self._restore(stored)
 
     # ----------------------------------------------------------------- effects
     async def _carry(self, live: LiveTable, conn: Connection | None, effects: list[Effect]) -> bool:

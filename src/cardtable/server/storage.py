@@ -313,6 +313,13 @@ class Storage:
         return [_stored(session, row) for row in rows]
 
     @staticmethod
+    def rematch_id(session: Session, table_id: str) -> str | None:
+        """The id of a table's rematch, or ``None`` (no rematch, or no such table)."""
+        meta = session.scalar(select(TableRow.meta).where(TableRow.id == table_id))
+        found = meta.get("rematch_id") if isinstance(meta, dict) else None
+        return found if isinstance(found, str) else None
+
+    @staticmethod
     def load(session: Session, table_id: str) -> StoredTable | None:
         """One table with its moves, or ``None``."""
         row = session.get(TableRow, table_id)
