@@ -61,20 +61,7 @@ def test_an_old_owners_move_is_refused_after_a_takeover(db_url: str) -> None:
         assert after.row == twin.row
         # The new owner writes; a's renewal finds the table gone and its release fails.
         assert twin is not None
-        restored = Table.restore(
-            table_id="t1",
-            game=table.game,
-            options=twin.row["options"],
-            seed=twin.row["seed"],
-            time_control=table.time_control,
-            rated=False,
-            status=table.status,
-            version=twin.row["version"],
-            meta=twin.row["meta"],
-            moves=twin.moves,
-            rematch_of=None,
-            now=2.0,
-        )
+        restored = twin.restore(table.game, 2.0)
         move(storage, restored, "m2", new)
         assert stored_moves(storage, "t1") == ["m1", "m2"]
         assert storage.write(leases.renew("a", ["t1"], 200.0)).result(timeout=10) == set()

@@ -72,22 +72,7 @@ def test_unfinished_tables_are_resumed_by_replaying_their_moves(db_url: str) -> 
         play_one(storage, table, "m2")
         (stored,) = storage.read(Storage.load_unfinished)
         assert [m.move_id for m in stored.moves] == ["m1", "m2"]
-        row = stored.row
-        tc = row["time_control"]
-        copy = Table.restore(
-            table_id=row["id"],
-            game=FakeGame(),
-            options=row["options"],
-            seed=row["seed"],
-            time_control=TimeControl(tc["initial_ms"], tc["increment_ms"]),
-            rated=row["rated"],
-            status=Status(row["status"]),
-            version=row["version"],
-            meta=row["meta"],
-            moves=stored.moves,
-            rematch_of=row["rematch_of"],
-            now=2.0,
-        )
+        copy = stored.restore(FakeGame(), 2.0)
         assert copy.match is not None
         assert table.match is not None
         assert state_hash(copy.match) == state_hash(table.match)
