@@ -14,7 +14,9 @@ One tree is grown for the deciding seat's information set. Each iteration:
    of UCB that keeps rarely-legal moves from being over-explored).
 3. **Expand** one move not yet in the tree, legal in this determinisation.
 4. **Simulate** with uniformly random legal moves (the engine's
-   ``random_playout``, on the unchecked fast path) to the end of the deal, or — with
+   ``playout_margin``: ``random_playout``'s moves on the unchecked fast path, keeping
+   only the deal's score, since the drawn state is thrown away) to the end of the
+   deal, or — with
    a ``rollout_depth`` — for at most that many moves; a cut-off deal is judged by its
    scores so far (captures are the only scores, C15, so the margin so far is a cheap
    estimate, unbiased in sign). Random playouts to the end take about a hundred moves
@@ -122,14 +124,15 @@ class IsmctsBot:
         sqrt = math.sqrt
         exploration = EXPLORATION
         # Every draw keeps the public scores and deal: read them from the first.
-        base: tuple[int, int] | None = None
+        base: int | None = None
         deal = 0
         for iteration in range(self.budget.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             state = draw(rng)
             if base is None:
-                base = state.totals()
+                scores = state.deal_scores
+                base = scores[0] - scores[1]
                 deal = state.deal_number
             node = root
             path = [root]
@@ -160,10 +163,14 @@ class IsmctsBot:
                 state.apply_action(best.action)
                 node = best
                 path.append(node)
-            # Simulation: uniformly random, to the end of the deal or the depth cap.
-            state.random_playout(uniform, depth)
-            totals = state.totals()
-            reward0 = judge((totals[0] - base[0]) - (totals[1] - base[1]))
+            # Simulation: uniformly random, to the end of the deal or the depth cap (the
+            # drawn state is thrown away, so the playout keeps only the score).
+            if state.deal_number == deal:
+                margin = state.playout_margin(uniform, depth)
+            else:  # the tree's moves ended the deal
+                final = state.history[deal - 1].scores
+                margin = final[0] - final[1]
+            reward0 = judge(margin - base)
             rewards = (reward0, -reward0)  # by mover
             for n in path[1:]:
                 n.visits += 1
