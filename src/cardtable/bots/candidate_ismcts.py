@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
 from cardtable.games.candidate.info import CandidateInfo
@@ -135,34 +136,42 @@ class IsmctsBot:
                 base = scores[0] - scores[1]
                 deal = state.deal_number
             node = root
-            path = [root]
-            # Selection and expansion.
-            while not state.is_terminal() and state.deal_number == deal:
-                moves = state.legal_actions()
+            path = []
+            # Selection and expansion. The root's moves are the seat's own, the same in
+            # every draw.
+            moves: Sequence[int] = legal
+            while True:
                 children = node.children
-                known = [children[a] for a in moves if a in children]
-                if len(known) < len(moves):
-                    action = choice([a for a in moves if a not in children])
+                get = children.get
+                # None marks a move not yet in the tree (typed as nodes: read as such
+                # only once none is None).
+                known: list[Node] = [get(a) for a in moves]  # type: ignore[misc]
+                if None in known:
+                    action = choice([a for a, c in zip(moves, known, strict=True) if c is None])
                     child = Node(action, state.current_player)
                     children[action] = child
                     child.availability = 1
                     for c in known:
-                        c.availability += 1
+                        if c is not None:
+                            c.availability += 1
                     state.apply_action(action)
                     path.append(child)
                     break
                 best = known[0]
                 best_score = -math.inf
                 for c in known:
-                    c.availability += 1
+                    c.availability = available = c.availability + 1
                     visits = c.visits
-                    score = c.total / visits + exploration * sqrt(log(c.availability) / visits)
+                    score = c.total / visits + exploration * sqrt(log(available) / visits)
                     if score > best_score:
                         best_score = score
                         best = c
                 state.apply_action(best.action)
                 node = best
                 path.append(node)
+                if state.is_terminal() or state.deal_number != deal:
+                    break
+                moves = state.legal_actions()
             # Simulation: uniformly random, to the end of the deal or the depth cap (the
             # drawn state is thrown away, so the playout keeps only the score).
             if state.deal_number == deal:
@@ -172,7 +181,7 @@ class IsmctsBot:
                 margin = final[0] - final[1]
             reward0 = judge(margin - base)
             rewards = (reward0, -reward0)  # by mover
-            for n in path[1:]:
+            for n in path:
                 n.visits += 1
                 n.total += rewards[n.mover]
             root.visits += 1

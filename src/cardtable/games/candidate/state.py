@@ -1199,23 +1199,40 @@ class HiddenSampler:
         """A fresh state: the unseen cards of every suit shuffled, the hidden hands
         dealt their public counts per suit, the rest back on the piles."""
         state = self._base.clone()
-        hands = [state._hands[p] for p in self._hidden]
         uniform = rng.random
 
         def key(_: int) -> float:
             return uniform()
 
+        past = self._past
+        pools = self._pools
+        counts = self._counts
         piles = []
+        if len(self._hidden) == 1:  # a seat's draw: one hidden hand (the usual case)
+            hidden = self._hidden[0]
+            hand = state._hands[hidden]
+            for suit in range(4):
+                # Sorting by independent uniform keys is a uniform shuffle, and cheaper
+                # in Python than random.shuffle's per-card integer draws.
+                pool = sorted(pools[suit], key=key)
+                count = counts[suit][0]
+                if count:
+                    hand += pool[:count]
+                    piles.append(past[suit] + tuple(pool[count:]))
+                else:
+                    piles.append(past[suit] + tuple(pool))
+            state._piles = tuple(piles)
+            state._kinds[hidden] = kind_bits(hand)
+            return state
+        hands = [state._hands[p] for p in self._hidden]
         for suit in range(4):
-            # Sorting by independent uniform keys is a uniform shuffle, and cheaper in
-            # Python than random.shuffle's per-card integer draws.
-            pool = sorted(self._pools[suit], key=key)
+            pool = sorted(pools[suit], key=key)
             taken = 0
-            for hand, count in zip(hands, self._counts[suit], strict=True):
+            for hand, count in zip(hands, counts[suit], strict=True):
                 if count:
                     hand.extend(pool[taken : taken + count])
                     taken += count
-            piles.append(self._past[suit] + tuple(pool[taken:]))
+            piles.append(past[suit] + tuple(pool[taken:]))
         state._piles = tuple(piles)
         for p, hand in zip(self._hidden, hands, strict=True):
             state._kinds[p] = kind_bits(hand)
