@@ -158,14 +158,17 @@ class IsmctsBot:
                     path.append(child)
                     break
                 best = known[0]
-                best_score = -math.inf
-                for c in known:
-                    c.availability = available = c.availability + 1
-                    visits = c.visits
-                    score = c.total / visits + exploration * sqrt(log(available) / visits)
-                    if score > best_score:
-                        best_score = score
-                        best = c
+                if len(known) == 1:  # one legal move (often a forced pass): no choice
+                    best.availability += 1
+                else:
+                    best_score = -math.inf
+                    for c in known:
+                        c.availability = available = c.availability + 1
+                        visits = c.visits
+                        score = c.total / visits + exploration * sqrt(log(available) / visits)
+                        if score > best_score:
+                            best_score = score
+                            best = c
                 state.apply_action(best.action)
                 node = best
                 path.append(node)

@@ -99,6 +99,11 @@ __all__ = ["HAND_SIZE", "CandidateState", "HiddenSampler"]
 
 #: C4, C10: cards dealt to each hand, and the most a hand holds.
 HAND_SIZE = 5
+#: For the score-only playout: the non-empty piles by mask (bit X: pile X), each
+#: kind's bit, and the rank a run needs after each rank index (none after the ace).
+_PILES_OPEN = tuple(tuple(x for x in range(4) if mask >> x & 1) for mask in range(16))
+_BIT = tuple(1 << kind for kind in range(52))
+_NEXT_RANK = (*range(1, 13), -1)
 
 
 class CandidateState(CandidatePosition):
@@ -934,7 +939,10 @@ class CandidateState(CandidatePosition):
         rank_kinds = RANK_KINDS
         play_base = PLAY_BASE
         play_cards, play_last, play_step = PLAY_CARDS, PLAY_LAST_RANK, PLAY_STEP
-        lobby_piles, draw_piles = LOBBY_BY_MASK, DRAW_BY_MASK
+        piles_open, bit, next_rank = _PILES_OPEN, _BIT, _NEXT_RANK
+        phase_play, phase_lobby, phase_draw = PHASE_PLAY, PHASE_LOBBY, PHASE_DRAW
+        hand_size, pass_ = HAND_SIZE, PASS
+        plays_from, leads_from = one_deck_plays, one_deck_leads
         tick = 0 if moves is None else 1
         while budget:
             if size:  # a trick (C7, C8), as random_playout
@@ -977,14 +985,14 @@ class CandidateState(CandidatePosition):
                                 player = 1 - player
                                 continue
                         # C6, C7: one card continues the lobby, as a set or a run.
-                        kinds[player] = present ^ (1 << kind)
+                        kinds[player] = present ^ bit[kind]
                         sizes[player] -= 1
                         rank = rank_of[kind]
                         count[rank] -= 1
                         if rank == set_need:
                             run_need = -1
                         else:
-                            run_need = rank + 1 if rank < 12 else -1
+                            run_need = next_rank[rank]
                             set_need = -1
                         size += 1
                         points += card_points[kind]
@@ -992,9 +1000,9 @@ class CandidateState(CandidatePosition):
                         passes = 0
                         player = 1 - player
                         continue
-                    legal = one_deck_plays(present, False, run_need, set_need, [PASS])
+                    legal = plays_from(present, False, run_need, set_need, [pass_])
                     action = legal[int(uniform() * len(legal))]
-                    if action == PASS:
+                    if action == pass_:
                         if passes:
                             break
                         passes = 1
@@ -1004,7 +1012,7 @@ class CandidateState(CandidatePosition):
                     index = action - play_base
                     cards = play_cards[index]
                     for kind in cards:
-                        present ^= 1 << kind
+                        present ^= bit[kind]
                         count[rank_of[kind]] -= 1
                         points += card_points[kind]
                     kinds[player] = present
@@ -1012,7 +1020,7 @@ class CandidateState(CandidatePosition):
                     size += len(cards)
                     last = play_last[index]
                     if play_step[index] == 1 or (len(cards) == 1 and last != set_need):
-                        run_need = last + 1 if last < 12 else -1  # a run
+                        run_need = next_rank[last]  # a run
                         set_need = -1
                     else:  # a set: every card of this rank
                         run_need = -1
@@ -1033,30 +1041,30 @@ class CandidateState(CandidatePosition):
                     leader = placer  # C11
                     size = 0
                     if left:  # C10: the taker draws up to five, then the opponent
-                        if sizes[placer] < HAND_SIZE:
-                            phase = PHASE_DRAW
+                        if sizes[placer] < hand_size:
+                            phase = phase_draw
                             player = placer
                             continue
-                        if sizes[1 - placer] < HAND_SIZE:
-                            phase = PHASE_DRAW
+                        if sizes[1 - placer] < hand_size:
+                            phase = phase_draw
                             player = 1 - placer
                             continue
                 size = 0  # C9: nobody played onto the turned card: discarded
-            elif phase == PHASE_PLAY:
+            elif phase == phase_play:
                 # C12: empty piles and an empty lobby: the leader starts it from hand.
                 budget -= tick
                 present = kinds[player]
                 if not present:  # no cards: pass, and the opponent leads
                     leader = player = 1 - player
                     continue
-                leads = one_deck_leads(present)
+                leads = leads_from(present)
                 action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
                 index = action - play_base
                 cards = play_cards[index]
                 count = ranks[player]
                 points = 0
                 for kind in cards:
-                    present ^= 1 << kind
+                    present ^= bit[kind]
                     count[rank_of[kind]] -= 1
                     points += card_points[kind]
                 kinds[player] = present
@@ -1070,16 +1078,15 @@ class CandidateState(CandidatePosition):
                 passes = 0
                 player = 1 - player
                 continue
-            elif phase == PHASE_LOBBY:
+            elif phase == phase_lobby:
                 # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
                 budget -= tick
-                open_piles = lobby_piles[mask]
-                action = (
+                open_piles = piles_open[mask]
+                pile = (
                     open_piles[int(uniform() * len(open_piles))]
                     if len(open_piles) > 1
                     else open_piles[0]
                 )
-                pile = action & 3
                 top = tops[pile]
                 tops[pile] = taken = top + 1
                 if taken == pile_size:
@@ -1089,44 +1096,43 @@ class CandidateState(CandidatePosition):
                 size = 1
                 points = card_points[kind]
                 rank = rank_of[kind]
-                run_need = rank + 1 if rank < 12 else -1
+                run_need = next_rank[rank]
                 set_need = rank
-                phase = PHASE_PLAY
+                phase = phase_play
                 player = leader
                 continue
             else:
                 # C10: `draw X` takes the top card of pile X into the drawer's hand.
                 budget -= tick
-                open_piles = draw_piles[mask]
-                action = (
+                open_piles = piles_open[mask]
+                pile = (
                     open_piles[int(uniform() * len(open_piles))]
                     if len(open_piles) > 1
                     else open_piles[0]
                 )
-                pile = action & 3
                 top = tops[pile]
                 tops[pile] = taken = top + 1
                 if taken == pile_size:
                     mask &= ~(1 << pile)
                 left -= 1
                 kind = piles[pile][top]
-                kinds[player] |= 1 << kind
+                kinds[player] |= bit[kind]
                 ranks[player][rank_of[kind]] += 1
                 sizes[player] += 1
                 if left:
-                    if sizes[player] < HAND_SIZE:
+                    if sizes[player] < hand_size:
                         continue
-                    if player == leader and sizes[1 - player] < HAND_SIZE:
+                    if player == leader and sizes[1 - player] < hand_size:
                         player = 1 - player
                         continue
             # As _need_lobby: C11 turn a lobby card; C12 lead from hand; C13 deal over.
             passes = 0
             placer = -1
             if left:
-                phase = PHASE_LOBBY
+                phase = phase_lobby
                 player = 1 - leader
             elif kinds[0] or kinds[1]:
-                phase = PHASE_PLAY
+                phase = phase_play
                 player = leader
             else:
                 break
