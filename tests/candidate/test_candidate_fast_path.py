@@ -117,3 +117,37 @@ def test_one_deck_plays_equal_legal_plays(
         assert one_deck_plays(kinds, lobby_empty, run_need, set_need, list(start)) == expected
         if lobby_empty:
             assert list(one_deck_leads(kinds)) == expected
+
+
+def deal_margin(state: CandidateState, deal: int) -> int:
+    """Player 0's score minus player 1's in deal ``deal`` (0-based): finished or not."""
+    history = state.history
+    scores = history[deal].scores if len(history) > deal else state.deal_scores
+    return scores[0] - scores[1]
+
+
+@SETTINGS
+@given(games)
+def test_playout_margin_is_the_margin_of_the_checked_moves(
+    game: tuple[int, int, int, int, int, int | None],
+) -> None:
+    """The score-only playout makes the same moves as the checked path from the same
+    numbers and ends with the same deal margin (C15), cut or to the deal's end."""
+    start = reach(game)
+    deal = start.deal_number - 1
+    checked = start.clone()
+    checked_playout(checked, random.Random(game[4]).random, game[5])
+    margin = start.clone().playout_margin(random.Random(game[4]).random, game[5])
+    assert margin == deal_margin(checked, deal)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))
+def test_playout_margin_one_deck_mid_deal(seed: int, before: int, playout_seed: int) -> None:
+    """Many one-deck deals stopped anywhere (mid-trick, drawing, leading from hand at
+    the deal's end): the score-only playout ends with the checked path's margin."""
+    start = reach((seed, 1, 1, before, 0, None))
+    checked = start.clone()
+    checked_playout(checked, random.Random(playout_seed).random, None)
+    margin = start.clone().playout_margin(random.Random(playout_seed).random)
+    assert margin == deal_margin(checked, start.deal_number - 1)

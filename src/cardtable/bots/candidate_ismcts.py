@@ -14,7 +14,9 @@ One tree is grown for the deciding seat's information set. Each iteration:
    of UCB that keeps rarely-legal moves from being over-explored).
 3. **Expand** one move not yet in the tree, legal in this determinisation.
 4. **Simulate** with uniformly random legal moves (the engine's
-   ``random_playout``, on the unchecked fast path) to the end of the deal, or — with
+   ``playout_margin``: ``random_playout``'s moves on the unchecked fast path, keeping
+   only the deal's score, since the drawn state is thrown away) to the end of the
+   deal, or — with
    a ``rollout_depth`` — for at most that many moves; a cut-off deal is judged by its
    scores so far (captures are the only scores, C15, so the margin so far is a cheap
    estimate, unbiased in sign). Random playouts to the end take about a hundred moves
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
 from cardtable.games.candidate.info import CandidateInfo
@@ -122,50 +125,66 @@ class IsmctsBot:
         sqrt = math.sqrt
         exploration = EXPLORATION
         # Every draw keeps the public scores and deal: read them from the first.
-        base: tuple[int, int] | None = None
+        base: int | None = None
         deal = 0
         for iteration in range(self.budget.iterations):
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             state = draw(rng)
             if base is None:
-                base = state.totals()
+                scores = state.deal_scores
+                base = scores[0] - scores[1]
                 deal = state.deal_number
             node = root
-            path = [root]
-            # Selection and expansion.
-            while not state.is_terminal() and state.deal_number == deal:
-                moves = state.legal_actions()
+            path = []
+            # Selection and expansion. The root's moves are the seat's own, the same in
+            # every draw.
+            moves: Sequence[int] = legal
+            while True:
                 children = node.children
-                known = [children[a] for a in moves if a in children]
-                if len(known) < len(moves):
-                    action = choice([a for a in moves if a not in children])
+                get = children.get
+                # None marks a move not yet in the tree (typed as nodes: read as such
+                # only once none is None).
+                known: list[Node] = [get(a) for a in moves]  # type: ignore[misc]
+                if None in known:
+                    action = choice([a for a, c in zip(moves, known, strict=True) if c is None])
                     child = Node(action, state.current_player)
                     children[action] = child
                     child.availability = 1
                     for c in known:
-                        c.availability += 1
+                        if c is not None:
+                            c.availability += 1
                     state.apply_action(action)
                     path.append(child)
                     break
                 best = known[0]
-                best_score = -math.inf
-                for c in known:
-                    c.availability += 1
-                    visits = c.visits
-                    score = c.total / visits + exploration * sqrt(log(c.availability) / visits)
-                    if score > best_score:
-                        best_score = score
-                        best = c
+                if len(known) == 1:  # one legal move (often a forced pass): no choice
+                    best.availability += 1
+                else:
+                    best_score = -math.inf
+                    for c in known:
+                        c.availability = available = c.availability + 1
+                        visits = c.visits
+                        score = c.total / visits + exploration * sqrt(log(available) / visits)
+                        if score > best_score:
+                            best_score = score
+                            best = c
                 state.apply_action(best.action)
                 node = best
                 path.append(node)
-            # Simulation: uniformly random, to the end of the deal or the depth cap.
-            state.random_playout(uniform, depth)
-            totals = state.totals()
-            reward0 = judge((totals[0] - base[0]) - (totals[1] - base[1]))
+                if state.is_terminal() or state.deal_number != deal:
+                    break
+                moves = state.legal_actions()
+            # Simulation: uniformly random, to the end of the deal or the depth cap (the
+            # drawn state is thrown away, so the playout keeps only the score).
+            if state.deal_number == deal:
+                margin = state.playout_margin(uniform, depth)
+            else:  # the tree's moves ended the deal
+                final = state.history[deal - 1].scores
+                margin = final[0] - final[1]
+            reward0 = judge(margin - base)
             rewards = (reward0, -reward0)  # by mover
-            for n in path[1:]:
+            for n in path:
                 n.visits += 1
                 n.total += rewards[n.mover]
             root.visits += 1

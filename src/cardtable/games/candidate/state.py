@@ -24,6 +24,9 @@ A search plays whole playouts with :meth:`CandidateState.random_playout`: unifor
 random moves on the unchecked path, a one-deck deal played in one loop of its own
 (the legal moves and the moves inlined); it reaches exactly the state the checked
 :meth:`~CandidateState.apply` reaches with the same moves (``tests/candidate``).
+A search that throws the state away after its playout calls
+:meth:`CandidateState.playout_margin`: the same moves, but only the deal's score is
+kept (nothing recorded, the state left spent).
 
 The state is a :class:`~cardtable.games.candidate.position.CandidatePosition` (the
 match's facts and what is read from them) plus the moves; the package's other modules
@@ -96,6 +99,11 @@ __all__ = ["HAND_SIZE", "CandidateState", "HiddenSampler"]
 
 #: C4, C10: cards dealt to each hand, and the most a hand holds.
 HAND_SIZE = 5
+#: For the score-only playout: the non-empty piles by mask (bit X: pile X), each
+#: kind's bit, and the rank a run needs after each rank index (none after the ace).
+_PILES_OPEN = tuple(tuple(x for x in range(4) if mask >> x & 1) for mask in range(16))
+_BIT = tuple(1 << kind for kind in range(52))
+_NEXT_RANK = (*range(1, 13), -1)
 
 
 class CandidateState(CandidatePosition):
@@ -882,6 +890,254 @@ class CandidateState(CandidatePosition):
         if ended:
             self._end_deal()
 
+    def playout_margin(self, uniform: Callable[[], float], moves: int | None = None) -> int:
+        """:meth:`random_playout`, keeping only the score: the same numbers give the same
+        moves, and the result is the current deal's margin (player 0's deal score minus
+        player 1's, C15) when the deal ends or after ``moves`` moves.
+
+        For a search that throws the playout's state away: the state is **spent** (left
+        undefined, not to be read or played again; play a clone). Nothing is recorded —
+        no moves, no captures, no hands as lists, no deal result — and the lobby is kept
+        as its size and points, which is all its capture's score needs (C15).
+        ``tests/candidate`` checks the margin against the checked path over random games.
+        """
+        budget = -1 if moves is None else moves
+        if self._multi or self._phase in (PHASE_DEAL, PHASE_OVER):
+            deal = self._deal_index
+            self._playout_by_moves(uniform, budget)
+            history = self._history
+            scores = history[deal].scores if len(history) > deal else self._scores
+            return scores[0] - scores[1]
+        kinds = self._kinds
+        hands = self._hands
+        sizes = [len(hands[0]), len(hands[1])]
+        tops = self._tops
+        piles = self._piles
+        pile_size = self._pile_size
+        scores = self._scores
+        phase = self._phase
+        player = self._player
+        left = self._left
+        mask = self._mask
+        run_need = self._run_need
+        set_need = self._set_need
+        placer = self._placer
+        passes = self._passes
+        leader = self._leader
+        card_points = CARD_POINTS
+        # The lobby: its size and its cards' points (a run scores their sum times the
+        # size, a set the size squared, one card its points; C15).
+        size = len(self._lobby)
+        points = sum(map(card_points.__getitem__, self._lobby))
+        # Cards held per rank index, as in random_playout (indexes 13 and -1 stay 0).
+        ranks = [[0] * 15, [0] * 15]
+        for p in (0, 1):
+            count = ranks[p]
+            for kind in hands[p]:
+                count[kind % 13] += 1
+        rank_of = RANK_OF
+        rank_kinds = RANK_KINDS
+        play_base = PLAY_BASE
+        play_cards, play_last, play_step = PLAY_CARDS, PLAY_LAST_RANK, PLAY_STEP
+        piles_open, bit, next_rank = _PILES_OPEN, _BIT, _NEXT_RANK
+        phase_play, phase_lobby, phase_draw = PHASE_PLAY, PHASE_LOBBY, PHASE_DRAW
+        hand_size, pass_ = HAND_SIZE, PASS
+        plays_from, leads_from = one_deck_plays, one_deck_leads
+        tick = 0 if moves is None else 1
+        while budget:
+            if size:  # a trick (C7, C8), as random_playout
+                while budget:
+                    budget -= tick
+                    count = ranks[player]
+                    at_run = count[run_need]
+                    at_set = count[set_need]
+                    if not (at_run or at_set):  # C8: a forced pass
+                        if passes:
+                            break
+                        passes = 1
+                        player = 1 - player
+                        continue
+                    present = kinds[player]
+                    if at_set < 2 and not (at_run and count[run_need + 1]):
+                        # Pass or a one-card play, in id order.
+                        if at_run + at_set == 1:
+                            if uniform() < 0.5:
+                                if passes:
+                                    break
+                                passes = 1
+                                player = 1 - player
+                                continue
+                            kind = (
+                                present & (rank_kinds[run_need] | rank_kinds[set_need])
+                            ).bit_length() - 1
+                        else:
+                            starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
+                            singles = [-1]
+                            while starts:
+                                low = starts & -starts
+                                singles.append(low.bit_length() - 1)
+                                starts ^= low
+                            kind = singles[int(uniform() * len(singles))]
+                            if kind < 0:  # pass
+                                if passes:
+                                    break
+                                passes = 1
+                                player = 1 - player
+                                continue
+                        # C6, C7: one card continues the lobby, as a set or a run.
+                        kinds[player] = present ^ bit[kind]
+                        sizes[player] -= 1
+                        rank = rank_of[kind]
+                        count[rank] -= 1
+                        if rank == set_need:
+                            run_need = -1
+                        else:
+                            run_need = next_rank[rank]
+                            set_need = -1
+                        size += 1
+                        points += card_points[kind]
+                        placer = player
+                        passes = 0
+                        player = 1 - player
+                        continue
+                    legal = plays_from(present, False, run_need, set_need, [pass_])
+                    action = legal[int(uniform() * len(legal))]
+                    if action == pass_:
+                        if passes:
+                            break
+                        passes = 1
+                        player = 1 - player
+                        continue
+                    # C6, C7: cards from hand continue the lobby.
+                    index = action - play_base
+                    cards = play_cards[index]
+                    for kind in cards:
+                        present ^= bit[kind]
+                        count[rank_of[kind]] -= 1
+                        points += card_points[kind]
+                    kinds[player] = present
+                    sizes[player] -= len(cards)
+                    size += len(cards)
+                    last = play_last[index]
+                    if play_step[index] == 1 or (len(cards) == 1 and last != set_need):
+                        run_need = next_rank[last]  # a run
+                        set_need = -1
+                    else:  # a set: every card of this rank
+                        run_need = -1
+                        set_need = last
+                    placer = player
+                    passes = 0
+                    player = 1 - player
+                else:
+                    break  # the moves ran out within the trick
+                # C8, C9: the trick is over (as _end_trick).
+                if placer >= 0:  # C9, C15: the last placer takes the lobby and scores it
+                    if size == 1:
+                        scores[placer] += points
+                    elif set_need >= 0:  # a set
+                        scores[placer] += size * size
+                    else:  # a run
+                        scores[placer] += points * size
+                    leader = placer  # C11
+                    size = 0
+                    if left:  # C10: the taker draws up to five, then the opponent
+                        if sizes[placer] < hand_size:
+                            phase = phase_draw
+                            player = placer
+                            continue
+                        if sizes[1 - placer] < hand_size:
+                            phase = phase_draw
+                            player = 1 - placer
+                            continue
+                size = 0  # C9: nobody played onto the turned card: discarded
+            elif phase == phase_play:
+                # C12: empty piles and an empty lobby: the leader starts it from hand.
+                budget -= tick
+                present = kinds[player]
+                if not present:  # no cards: pass, and the opponent leads
+                    leader = player = 1 - player
+                    continue
+                leads = leads_from(present)
+                action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
+                index = action - play_base
+                cards = play_cards[index]
+                count = ranks[player]
+                points = 0
+                for kind in cards:
+                    present ^= bit[kind]
+                    count[rank_of[kind]] -= 1
+                    points += card_points[kind]
+                kinds[player] = present
+                sizes[player] -= len(cards)
+                size = len(cards)
+                last = play_last[index]
+                step = play_step[index]
+                run_need = -1 if step == 2 or last == 12 else last + 1
+                set_need = -1 if step == 1 else last
+                placer = player
+                passes = 0
+                player = 1 - player
+                continue
+            elif phase == phase_lobby:
+                # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
+                budget -= tick
+                open_piles = piles_open[mask]
+                pile = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
+                top = tops[pile]
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
+                    mask &= ~(1 << pile)
+                left -= 1
+                kind = piles[pile][top]
+                size = 1
+                points = card_points[kind]
+                rank = rank_of[kind]
+                run_need = next_rank[rank]
+                set_need = rank
+                phase = phase_play
+                player = leader
+                continue
+            else:
+                # C10: `draw X` takes the top card of pile X into the drawer's hand.
+                budget -= tick
+                open_piles = piles_open[mask]
+                pile = (
+                    open_piles[int(uniform() * len(open_piles))]
+                    if len(open_piles) > 1
+                    else open_piles[0]
+                )
+                top = tops[pile]
+                tops[pile] = taken = top + 1
+                if taken == pile_size:
+                    mask &= ~(1 << pile)
+                left -= 1
+                kind = piles[pile][top]
+                kinds[player] |= bit[kind]
+                ranks[player][rank_of[kind]] += 1
+                sizes[player] += 1
+                if left:
+                    if sizes[player] < hand_size:
+                        continue
+                    if player == leader and sizes[1 - player] < hand_size:
+                        player = 1 - player
+                        continue
+            # As _need_lobby: C11 turn a lobby card; C12 lead from hand; C13 deal over.
+            passes = 0
+            placer = -1
+            if left:
+                phase = phase_lobby
+                player = 1 - leader
+            elif kinds[0] or kinds[1]:
+                phase = phase_play
+                player = leader
+            else:
+                break
+        return scores[0] - scores[1]
+
     def _playout_by_moves(self, uniform: Callable[[], float], budget: int) -> None:
         """:meth:`random_playout` one :meth:`apply_action` at a time (any state)."""
         deal = self._deal_index
@@ -949,23 +1205,40 @@ class HiddenSampler:
         """A fresh state: the unseen cards of every suit shuffled, the hidden hands
         dealt their public counts per suit, the rest back on the piles."""
         state = self._base.clone()
-        hands = [state._hands[p] for p in self._hidden]
         uniform = rng.random
 
         def key(_: int) -> float:
             return uniform()
 
+        past = self._past
+        pools = self._pools
+        counts = self._counts
         piles = []
+        if len(self._hidden) == 1:  # a seat's draw: one hidden hand (the usual case)
+            hidden = self._hidden[0]
+            hand = state._hands[hidden]
+            for suit in range(4):
+                # Sorting by independent uniform keys is a uniform shuffle, and cheaper
+                # in Python than random.shuffle's per-card integer draws.
+                pool = sorted(pools[suit], key=key)
+                count = counts[suit][0]
+                if count:
+                    hand += pool[:count]
+                    piles.append(past[suit] + tuple(pool[count:]))
+                else:
+                    piles.append(past[suit] + tuple(pool))
+            state._piles = tuple(piles)
+            state._kinds[hidden] = kind_bits(hand)
+            return state
+        hands = [state._hands[p] for p in self._hidden]
         for suit in range(4):
-            # Sorting by independent uniform keys is a uniform shuffle, and cheaper in
-            # Python than random.shuffle's per-card integer draws.
-            pool = sorted(self._pools[suit], key=key)
+            pool = sorted(pools[suit], key=key)
             taken = 0
-            for hand, count in zip(hands, self._counts[suit], strict=True):
+            for hand, count in zip(hands, counts[suit], strict=True):
                 if count:
                     hand.extend(pool[taken : taken + count])
                     taken += count
-            piles.append(self._past[suit] + tuple(pool[taken:]))
+            piles.append(past[suit] + tuple(pool[taken:]))
         state._piles = tuple(piles)
         for p, hand in zip(self._hidden, hands, strict=True):
             state._kinds[p] = kind_bits(hand)
