@@ -20,7 +20,7 @@ from rich.text import Text
 from cardtable.cards import Rank, Suit, parse_card_kind
 from cardtable.errors import IllegalMove
 from cardtable.glossary import term
-from cardtable.messages import CATALOG, render
+from cardtable.messages import CATALOG, say
 from cardtable.tui.driver import Refusal
 
 __all__ = [
@@ -83,7 +83,7 @@ def refusal_text(exc: IllegalMove | Refusal, lang: str) -> str:
         code, fallback = exc.message_id, exc.text
     if code is None or code not in CATALOG:
         return fallback
-    return render(code, exc.params, lang)
+    return say(code, exc.params, lang)
 
 
 def _capital(word: str) -> str:
