@@ -622,7 +622,7 @@ _CATALOG: dict[str, dict[str, str]] = {
     "race.go": {"en": "Go!", "uk": "Старт!"},
     "race.called": {
         "en": "{name} called «finished» first",
-        "uk": "{name} першим оголосив «закінчив»",
+        "uk": "Перше «закінчив» — {name}",
     },
     "race.blocked": {
         "en": "Nobody could move any more: the round was blocked and nobody wins it",
