@@ -357,10 +357,11 @@ def test_a_table_against_bots_seats_its_creator_and_starts_at_once(
     table_id = page.url.rsplit("/", 1)[1]
     info = httpx.get(f"{base}/api/tables/{table_id}").json()
     assert info["status"] == "playing"
-    assert [(s["role"], s["name"]) for s in info["seats"]][0] == ("human", "Olena")
+    assert (info["seats"][0]["role"], info["seats"][0]["name"]) == ("human", "Olena")
     assert info["seats"][1]["role"] == "bot"
     seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('cardtable.seats'))['{table_id}']")
-    assert seat["seat"] == 0 and seat["name"] == "Olena"
+    assert seat["seat"] == 0
+    assert seat["name"] == "Olena"
     assert page.locator("button[data-seat]").count() == 0
     assert page.page_errors == []
     # Two open seats: the invites as before, nobody seated yet.

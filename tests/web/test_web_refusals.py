@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from web_helpers import WebServer, create_table, join_by_invite
 
-from cardtable.messages import CATALOG, LANGS, param_content, placeholders, render, say
+from cardtable.messages import CATALOG, LANGS, param_content, placeholders, say
 
 #: Sample values for each parameter content (docs in cardtable/messages.py).
 SAMPLES: dict[str, list[Any]] = {
