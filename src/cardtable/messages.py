@@ -44,10 +44,15 @@ A parameter's content (what it holds) follows from its name:
 anything else          as it is
 =====================  ========================================================
 
-Cards are shown as the project shows them to people in each language
-(:meth:`cardtable.cards.Card.symbol` in Ukrainian); English keeps the plain text of the
-records. The web client renders the same catalog, served as JSON by the server
-(:func:`catalog_json`), so every face reads one source.
+Cards are shown as the project shows them to people in each language: the faces (the
+browser, the terminal) say a refusal with :func:`say`, which writes every card with its
+suit symbol (``Q♠`` in English, ``Д♠`` in Ukrainian), as the table draws it.
+:func:`render` in English keeps the plain text of the records (``QS``), which is what the
+CLI, the records and ``str(exc)`` read. The web client renders the same catalog, served
+as JSON by the server for the faces (:func:`catalog_json`), so every face reads one source.
+
+>>> say("spy.no_fit", {"card": "QS", "pile": 2, "top_card": "7D"}, "en")
+'Q♠ does not fit on pile 2 (top 7♦): a card goes on a pile one rank above or below it'
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ __all__ = [
     "placeholders",
     "plural",
     "render",
+    "say",
 ]
 
 #: The languages every message id is written in.
@@ -616,7 +622,7 @@ _CATALOG: dict[str, dict[str, str]] = {
     "race.go": {"en": "Go!", "uk": "Старт!"},
     "race.called": {
         "en": "{name} called «finished» first",
-        "uk": "{name} першим оголосив «закінчив»",
+        "uk": "Перше «закінчив» — {name}",
     },
     "race.blocked": {
         "en": "Nobody could move any more: the round was blocked and nobody wins it",
@@ -834,10 +840,8 @@ _RANK_FACES: Final[Mapping[str, Mapping[str, str]]] = {
     "en": {},
     "uk": {"J": "В", "Q": "Д", "K": "К", "A": "Т"},
 }
-_SUIT_FACES: Final[Mapping[str, Mapping[str, str]]] = {
-    "en": {},
-    "uk": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"},
-}
+_SUIT_SYMBOLS: Final[Mapping[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_FACES: Final[Mapping[str, Mapping[str, str]]] = {"en": {}, "uk": _SUIT_SYMBOLS}
 _RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 _Piece = tuple[str, str | None, str | None, str | None]
@@ -848,8 +852,20 @@ _PARSED: Final[dict[tuple[str, str], tuple[_Piece, ...]]] = {
 }
 
 
+def say(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
+    """The message ``code`` in ``lang`` as a face shows it to a player: like
+    :func:`render`, but every card and suit is written with its suit symbol in every
+    language (``Q♠``, ``♥``), the way the table draws cards, never as a record's code.
+
+    >>> say("candidate.bad_run_card", {"cards": "7S 8H 10D", "position": 3, "rank": "9"})
+    '7♠ 8♥ 10♦ is not a run: card 3 must be a 9'
+    """
+    return _render(code, params, lang, _SUIT_SYMBOLS)
+
+
 def render(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
-    """The message ``code`` in ``lang``, its parameters shown as the language shows them.
+    """The message ``code`` in ``lang``, its parameters shown as the language shows them
+    in text (English: a record's plain card text, ``QS``; faces use :func:`say`).
 
     Raises :class:`KeyError` for an unknown id or a missing parameter and
     :class:`ValueError` for a language not in :data:`LANGS`.
@@ -861,6 +877,11 @@ def render(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
     >>> render("candidate.bad_run_card", {"cards": "7S 8H 10D", "position": 3, "rank": "9"})
     '7S 8H 10D is not a run: card 3 must be a 9'
     """
+    return _render(code, params, lang, _SUIT_FACES.get(lang, {}))
+
+
+def _render(code: str, params: Mapping[str, Any], lang: str, suits: Mapping[str, str]) -> str:
+    """``code`` in ``lang``, its suits shown by ``suits`` (the rules of :func:`render`)."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
     pieces = _PARSED.get((code, lang))
@@ -877,7 +898,7 @@ def render(code: str, params: Mapping[str, Any], lang: str = "en") -> str:
         elif spec and "|" in spec:
             out.append(_plural(int(value), spec, lang))
         else:
-            text = _param_text(name, value, lang)
+            text = _param_text(name, value, lang, suits)
             out.append(_article(text) + text if spec == "a" else text)
     return "".join(out)
 
@@ -902,27 +923,27 @@ def param_content(name: str) -> str:
     return content if content in ("card", "cards", "rank", "ranks", "suit", "term") else "text"
 
 
-def _param_text(name: str, value: Any, lang: str) -> str:
+def _param_text(name: str, value: Any, lang: str, suits: Mapping[str, str]) -> str:
     content = param_content(name)
     if content == "text":
         return str(value)
     if content == "term":
         return CATALOG[str(value)][lang]
     if content == "suit":
-        return _SUIT_FACES[lang].get(str(value), str(value))
+        return suits.get(str(value), str(value))
     if content == "rank":
         return _RANK_FACES[lang].get(str(value), str(value))
     if content == "ranks":
         faces = _RANK_FACES[lang]
         return "-".join(faces.get(rank, rank) for rank in str(value).split("-"))
     if content == "card":
-        return _card(str(value), lang)
-    return " ".join(_card(card, lang) for card in str(value).split(" ")) if value else ""
+        return _card(str(value), lang, suits)
+    return " ".join(_card(card, lang, suits) for card in str(value).split(" ")) if value else ""
 
 
-def _card(text: str, lang: str) -> str:
+def _card(text: str, lang: str, suits: Mapping[str, str]) -> str:
     rank, suit = text[:-1], text[-1:]
-    return _RANK_FACES[lang].get(rank, rank) + _SUIT_FACES[lang].get(suit, suit)
+    return _RANK_FACES[lang].get(rank, rank) + suits.get(suit, suit)
 
 
 def _article(text: str) -> str:
@@ -996,8 +1017,9 @@ def make_refusal(code: str, /, **params: str | int) -> Refusal:
 
 
 def catalog_json(lang: str) -> dict[str, Any]:
-    """The catalog in ``lang`` for a client that renders the messages itself: every
-    template and how the language shows ranks and suits (the rules above).
+    """The catalog in ``lang`` for a face that renders the messages itself: every
+    template and how the language shows ranks and suits to a player (as :func:`say`:
+    suit symbols in every language).
 
     >>> data = catalog_json("uk")
     >>> data["messages"]["spy.match_over"], data["ranks"]["Q"], data["suits"]["S"]
@@ -1009,5 +1031,5 @@ def catalog_json(lang: str) -> dict[str, Any]:
         "lang": lang,
         "messages": {code: texts[lang] for code, texts in CATALOG.items()},
         "ranks": {rank: _RANK_FACES[lang].get(rank, rank) for rank in _RANKS},
-        "suits": {suit: _SUIT_FACES[lang].get(suit, suit) for suit in "SHDC"},
+        "suits": dict(_SUIT_SYMBOLS),
     }

@@ -22,6 +22,7 @@ from cardtable.messages import (
     param_content,
     placeholders,
     render,
+    say,
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardtable"
@@ -106,12 +107,16 @@ def test_unknown_ids_languages_and_parameters_are_refused() -> None:
 
 
 def test_cards_ranks_and_suits_are_shown_as_the_project_shows_them() -> None:
-    """English keeps the records' plain text; Ukrainian is ``Card.symbol("uk")``."""
+    """In text English keeps the records' plain text; Ukrainian is ``Card.symbol("uk")``.
+    To a player (``say`` and the served catalog) every language writes suit symbols,
+    as the table draws cards: ``Q♠`` in English too."""
     for kind, text in enumerate(KIND_TEXT):
         card = Card.from_kind(kind)
         params = {"card": text, "pile": 1, "top_card": text}
         assert render("spy.no_fit", params, "en").startswith(f"{text} does not fit")
         assert render("spy.no_fit", params, "uk").startswith(f"{card.symbol('uk')} не ")
+        assert say("spy.no_fit", params, "en").startswith(f"{card.symbol('en')} does not fit")
+        assert say("spy.no_fit", params, "uk") == render("spy.no_fit", params, "uk")
     uk = catalog_json("uk")
     en = catalog_json("en")
     for rank in Rank:
@@ -119,7 +124,7 @@ def test_cards_ranks_and_suits_are_shown_as_the_project_shows_them() -> None:
         assert en["ranks"][rank.text] == rank.text
     for suit in Suit:
         assert uk["suits"][suit.letter] == suit.symbol
-        assert en["suits"][suit.letter] == suit.letter
+        assert en["suits"][suit.letter] == suit.symbol
     assert set(uk["messages"]) == set(CATALOG)
 
 

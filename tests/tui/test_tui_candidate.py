@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -125,7 +126,8 @@ async def test_tui_candidate_keys_that_mean_nothing_say_why() -> None:
 @sync
 async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
     """Cards that do not continue the lobby are refused with the engine's reason and
-    the position does not change (C7)."""
+    the position does not change (C7); the reason writes cards as the table draws
+    them (``Q♠``), never as a record's code (``QS``)."""
     app = candidate_app(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
@@ -141,6 +143,8 @@ async def test_tui_candidate_illegal_play_is_refused_by_the_engine() -> None:
         screen = app.screen
         assert isinstance(screen, CandidateScreen)
         assert screen.status
+        assert card_label(hand[bad], "en") in screen.status
+        assert re.search(r"\b(10|[2-9JQKA])[SHDC]\b", screen.status) is None, screen.status
         assert app.driver.record() == before
 
 

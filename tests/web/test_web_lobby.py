@@ -337,3 +337,69 @@ def test_a_name_as_long_as_the_form_takes_is_a_name_the_server_takes(
     phone.wait_for_selector(f"li.tablerow[data-table='{created['table']['id']}']")
     assert widest(phone, ".tablerow") <= PHONE["width"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_table_against_bots_seats_its_creator_and_starts_at_once(
+    web_server: WebServer, browser: Any
+) -> None:
+    """Playing alone against the computer: a table made in the lobby with one open seat
+    (the rest bots) seats its creator there under their name and starts, no "Take seat"
+    to press; a table with two open seats still hands out the invites."""
+    base = web_server.base
+    page = new_page(browser)
+    page.goto(base + "/")
+    page.fill("input[name=name]", "Olena")
+    page.select_option("select[name=seat0]", "open")
+    page.select_option("select[name=seat1]", "bot")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(f"{base}/play/*")
+    page.wait_for_selector("#main[data-status=playing]")
+    table_id = page.url.rsplit("/", 1)[1]
+    info = httpx.get(f"{base}/api/tables/{table_id}").json()
+    assert info["status"] == "playing"
+    assert (info["seats"][0]["role"], info["seats"][0]["name"]) == ("human", "Olena")
+    assert info["seats"][1]["role"] == "bot"
+    seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('cardtable.seats'))['{table_id}']")
+    assert seat["seat"] == 0
+    assert seat["name"] == "Olena"
+    assert page.locator("button[data-seat]").count() == 0
+    assert page.page_errors == []
+    # Two open seats: the invites as before, nobody seated yet.
+    table_id = create_in_lobby(page, base, "Olena", ["open", "open"])
+    info = httpx.get(f"{base}/api/tables/{table_id}").json()
+    assert [s["role"] for s in info["seats"]] == ["open", "open"]
+    assert page.locator("#created button[data-seat]").count() == 2
+
+
+def test_the_server_seats_the_creator_only_at_a_table_with_one_open_seat(
+    web_server: WebServer,
+) -> None:
+    """``sit`` is a join through the seat's invite: the server decides the seat, a
+    rated table still refuses a guest, and two open seats ignore it."""
+    base = web_server.base
+    bot = {"type": "bot", "level": "easy"}
+    alone = httpx.post(
+        f"{base}/api/tables",
+        json={"game": "spy", "seats": [bot, {"type": "open"}, bot], "sit": " Olena "},
+    ).json()
+    assert alone["invites"] == []
+    assert alone["seated"]["seat"] == 1
+    assert alone["seated"]["table"]["status"] == "playing"
+    assert alone["seated"]["table"]["seats"][1]["name"] == "Olena"
+    two = httpx.post(
+        f"{base}/api/tables",
+        json={"game": "spy", "seats": [{"type": "open"}, {"type": "open"}], "sit": "Olena"},
+    ).json()
+    assert two["seated"] is None
+    assert len(two["invites"]) == 2
+    assert two["table"]["status"] == "waiting"
+    rated = httpx.post(
+        f"{base}/api/tables",
+        json={"game": "spy", "seats": [{"type": "open"}, bot], "sit": "Olena", "rated": True},
+    )
+    assert rated.status_code == 403
+    bad = httpx.post(
+        f"{base}/api/tables",
+        json={"game": "spy", "seats": [{"type": "open"}, bot], "sit": "\x07"},
+    )
+    assert bad.status_code == 422

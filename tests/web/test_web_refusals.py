@@ -4,12 +4,13 @@ Ukrainian, and the client says every message id exactly as the engine does."""
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import httpx
 from web_helpers import WebServer, create_table, join_by_invite
 
-from cardtable.messages import CATALOG, LANGS, param_content, placeholders, render
+from cardtable.messages import CATALOG, LANGS, param_content, placeholders, say
 
 #: Sample values for each parameter content (docs in cardtable/messages.py).
 SAMPLES: dict[str, list[Any]] = {
@@ -69,7 +70,7 @@ def test_the_client_says_every_message_as_the_engine_does(
         }""",
         cases,
     )
-    expected = [render(c["code"], c["params"], c["lang"]) for c in cases]
+    expected = [say(c["code"], c["params"], c["lang"]) for c in cases]
     mismatched = [
         (c["code"], c["lang"], js, py)
         for c, js, py in zip(cases, said, expected, strict=True)
@@ -89,7 +90,7 @@ def test_the_server_serves_the_catalog_in_each_language(web_server: WebServer) -
     en = httpx.get(web_server.base + "/api/messages?lang=en").json()
     assert en["messages"]["spy.match_over"] == "the match is over"
     assert en["ranks"]["A"] == "A"
-    assert en["suits"]["H"] == "H"
+    assert en["suits"]["H"] == "♥"  # cards as the table draws them, not as records write them
     assert httpx.get(web_server.base + "/api/messages?lang=fr").status_code == 422
 
 
@@ -145,7 +146,48 @@ def test_a_ukrainian_player_is_refused_in_ukrainian(web_server: WebServer, brows
     legal = page.evaluate("() => window.cardtableConnection.state.legal_moves")
     decision = "play" if legal[0].split()[0] in ("play", "pass") else legal[0].split()[0]
     text = refusal_toast(page, "deal S" if decision == "play" else "pass")
-    wanted = render("candidate.wrong_decision", {"wanted_term": f"term.decision_{decision}"}, "uk")
+    wanted = say("candidate.wrong_decision", {"wanted_term": f"term.decision_{decision}"}, "uk")
     assert text == f"Такий хід не дозволено: {wanted}"
     assert text.startswith("Такий хід не дозволено: зараз не час для цього: гравець, що ходить")
+    context.close()
+
+
+def test_an_english_player_reads_cards_as_the_table_shows_them(
+    web_server: WebServer, browser: Any
+) -> None:
+    """S10 and C7 in English: a refusal writes cards with suit symbols (``Q♠``), as the
+    table draws them, never as a record's codes (``QS``)."""
+    base = web_server.base
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    candidate = create_table(
+        base, "candidate", {"deals": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}]
+    )
+    join_by_invite(page, base, candidate["invites"][0]["link"], "Olena")
+    page.wait_for_selector(".board.candidate")
+    page.wait_for_function(
+        "() => JSON.parse(document.querySelector('.board.candidate').dataset.legal || '[]')"
+        ".length > 0"
+    )
+    text = refusal_toast(page, "play QS 9D")
+    assert text == (
+        "That move is not allowed: Q♠ 9♦ is not a sequence: after Q♠ comes a K (a run) "
+        "or a Q (a set)"
+    )
+
+    spy = create_table(
+        base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "bot", "level": "easy"}], seed=7
+    )
+    join_by_invite(page, base, spy["invites"][0]["link"], "Olena")
+    page.wait_for_selector(".board.spy")
+    page.wait_for_function("() => window.cardtableConnection.ready")
+    state = page.evaluate("() => window.cardtableConnection.state")
+    codes = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b")
+    said = [
+        refusal_toast(page, move)
+        for move in (f"place points {pile}" for pile in range(1, 7))
+        if move not in state["legal_moves"]
+    ]
+    assert any(symbol in text for text in said for symbol in "♠♥♦♣"), said
+    assert [text for text in said if codes.search(text)] == []
     context.close()

@@ -393,6 +393,14 @@ class CreateTable(BaseModel):
         "--allow-client-seeds, and then only for an unrated table. The server deals "
         "from its own secret seed otherwise.",
     )
+    sit: DisplayName | None = Field(
+        default=None,
+        description="The creator's display name: when the table has exactly one open "
+        "seat (playing alone against bots), the server seats the creator there at once, "
+        "as a join with that seat's invite would (a signed-in creator sits as the "
+        "account), and the answer's 'seated' holds the seat's token. With several open "
+        "seats it is ignored: the invites go out as usual.",
+    )
 
 
 class TableInfo(BaseModel):
@@ -418,14 +426,28 @@ class Invite(BaseModel):
     link: str
 
 
+class Seated(BaseModel):
+    """A seat taken: keep ``token`` secret, it alone can act for the seat."""
+
+    table: TableInfo
+    seat: int
+    token: str
+
+
 class Created(BaseModel):
-    """A new table, the invites of its open seats and the creator's host token."""
+    """A new table, the invites of its open seats and the creator's host token; the
+    creator's own seat when the request's ``sit`` seated them (one open seat)."""
 
     table: TableInfo
     invites: list[Invite]
     host_token: str = Field(
         description="Keep it secret: with it alone the open seats' invites can be asked "
         "for again (POST /api/tables/{id}/invites) until each seat is taken."
+    )
+    seated: Seated | None = Field(
+        default=None,
+        description="The creator's seat and its secret token, when 'sit' seated them "
+        "(the table's one open seat); null otherwise.",
     )
 
 
@@ -477,14 +499,6 @@ class RematchRequest(BaseModel):
     options: RuleOptions | None = Field(
         default=None, description="Omit: the same options (a new game: the game's defaults)."
     )
-
-
-class Seated(BaseModel):
-    """A seat taken: keep ``token`` secret, it alone can act for the seat."""
-
-    table: TableInfo
-    seat: int
-    token: str
 
 
 # ------------------------------------------------------ the "play now" queue

@@ -20,7 +20,7 @@ from rich.text import Text
 from cardtable.cards import Rank, Suit, parse_card_kind
 from cardtable.errors import IllegalMove
 from cardtable.glossary import term
-from cardtable.messages import CATALOG, render
+from cardtable.messages import CATALOG, say
 from cardtable.tui.driver import Refusal
 
 __all__ = [
@@ -83,7 +83,7 @@ def refusal_text(exc: IllegalMove | Refusal, lang: str) -> str:
         code, fallback = exc.message_id, exc.text
     if code is None or code not in CATALOG:
         return fallback
-    return render(code, exc.params, lang)
+    return say(code, exc.params, lang)
 
 
 def _capital(word: str) -> str:
@@ -414,7 +414,7 @@ Enter        показати руку гравця, названого на е�
     "racing": "у грі",
     "called": "ЗАКІНЧИВ",
     "blocked": "заблоковано",
-    "resigned": "вибув",
+    "resigned": "поза раундом",
     "pile_n": "стопка {n}",
     "new_pile": "нова",
     "your_table": "Ваш стіл",
@@ -429,7 +429,7 @@ Enter        показати руку гравця, названого на е�
     "spy_no_more_piles": "стопки {n} немає: у вас уже всі шість стопок",
     "spy_pause": "Раунд {round} почнеться за {seconds} с: Enter — почати зараз",
     "spy_round_over_title": "Раунд {round} закінчено",
-    "spy_round_winner": "Першим «закінчив»: {name}.",
+    "spy_round_winner": "Перше «закінчив» — {name}.",
     "spy_round_nobody": "Усі заблоковані або вибули: раунд без переможця.",
     "spy_round_scores": "Очки раунду: {scores}",
     "spy_totals": "Разом: {totals}",

@@ -45,6 +45,11 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     creator alone gets the invites again with it (``POST /api/tables/{id}/invites``).
     The match starts when the last open seat is taken (at once when every seat is a bot).
     A rated table is for signed-in players only (403 for a guest).
+
+    With ``sit`` (the creator's name) and exactly one open seat — a game alone against
+    bots — the creator takes that seat at once, through the same join as its invite
+    (:func:`take_seat`), so the match starts without another request; ``seated`` holds
+    the seat's token. With several open seats the invites go out as before.
     """
     check_client_seed(hub, request.seed, rated=request.rated)
     if request.rated and who is None:
@@ -62,9 +67,13 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
         seed=request.seed,
         host_token=host_token,
     )
+    open_seats = table.open_invites()
+    if request.sit is not None and len(open_seats) == 1:
+        seated = await take_seat(hub, table.id, open_seats[0][1], request.sit, who)
+        return Created(table=seated.table, invites=[], host_token=host_token, seated=seated)
     return Created(
         table=TableInfo(**table.info()),
-        invites=invite_list(table.id, table.open_invites()),
+        invites=invite_list(table.id, open_seats),
         host_token=host_token,
     )
 
@@ -197,13 +206,21 @@ async def join(table_id: str, request: JoinRequest, hub: HubDep, who: WhoDep) ->
     only signed-in players (403 for a guest). The answer holds the seat's secret
     token: it alone can act for the seat.
     """
+    return await take_seat(hub, table_id, request.invite, request.name, who)
+
+
+async def take_seat(hub: Hub, table_id: str, invite: str, name: str, who: Account | None) -> Seated:
+    """Seat ``who`` (or a guest called ``name``) with ``invite``: the one way a person
+    takes a seat, whether by an invite link or as the creator of a table against bots.
+    A signed-in player sits as their account, under its name; a rated table takes only
+    signed-in players (403 for a guest)."""
     live = hub.live(table_id)
     if live.table.rated and who is None:
         raise signed_out_rated()
     table, seat, token = await hub.join(
         table_id,
-        request.invite,
-        who.name if who is not None else request.name,
+        invite,
+        who.name if who is not None else name,
         account=who.id if who is not None else None,
     )
     return Seated(table=TableInfo(**table.info()), seat=seat, token=token)

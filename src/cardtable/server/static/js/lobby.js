@@ -3,7 +3,7 @@
 // for them again, nextgame.js).
 
 import { signedIn } from "./account.js";
-import { api, hostToken, saveHostToken, saveName, savedName, savedSeat } from "./api.js";
+import { api, hostToken, saveHostToken, saveName, saveSeat, savedName, savedSeat } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
@@ -253,11 +253,21 @@ function createForm(created) {
         ? { initial: Number(initial.value) * 60, increment: Number(increment.value) }
         : null,
       rated: rated.checked,
+      // With one open seat (a game against bots) the server seats the creator there
+      // at once under this name, the same join as the seat's invite; with several it
+      // ignores it and the invites go out.
+      sit: name.value.trim() || "Player",
     };
-    saveName(name.value.trim());
+    saveName(request.sit);
     try {
       const answer = await api.create(request);
       saveHostToken(answer.table.id, answer.host_token);
+      if (answer.seated) {
+        const mine = answer.seated;
+        saveSeat(mine.table.id, { seat: mine.seat, token: mine.token, name: mine.table.seats[mine.seat].name });
+        navigate(`/play/${mine.table.id}`);
+        return;
+      }
       showInvites(created, answer);
     } catch (err) {
       toast(t("err_create", { detail: await apiErrorText(err) }));
