@@ -32,7 +32,7 @@ from benchmarks.cluster import (
     render_haproxy,
 )
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cardtable.record import replay
 
@@ -81,6 +81,7 @@ class Player:
     rng: random.Random
     acked: set[str] = field(default_factory=set)
     close_codes: list[int | None] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)  # HTTP statuses of failed upgrades
     final: dict[str, Any] | None = None
     counter: int = 0
 
@@ -116,6 +117,15 @@ class Player:
                             in_flight = None  # ack, or resync/error: not applied
                         if "state" in message:
                             state = message["state"]
+            except InvalidStatus as exc:
+                # The proxy answers 502 when the process it chose dies (or closes for a
+                # hand-over) between accepting the connection and answering the upgrade,
+                # and 503 while no process is up: a browser sees a closed socket and tries
+                # again, and so does this player. Any other status is a fault.
+                if exc.response.status_code not in (502, 503):
+                    raise
+                self.refused.append(exc.response.status_code)
+                await asyncio.sleep(self.rng.uniform(0.05, 0.3))
             except (ConnectionClosed, OSError, TimeoutError) as exc:
                 code = exc.rcvd.code if isinstance(exc, ConnectionClosed) and exc.rcvd else None
                 self.close_codes.append(code)
@@ -154,13 +164,17 @@ def play_through_kills(cluster: Cluster) -> None:
     players: list[Player] = []
     rng = random.Random(15)
     games = [("candidate", {"deals": 1}, 2)] * 3 + [("spy", {"rounds": 1}, 3)] * 3
+    made_tables = []  # all made first: the proxy sends each to the next process in turn
     for game, options, size in games:
         seats: list[dict[str, str]] = [{"type": "open"}, {"type": "open"}]
         seats += [{"type": "bot", "level": "easy"}] * (size - 2)
         made = http.post("/api/tables", json={"game": game, "seats": seats, "options": options})
         assert made.status_code == 201, made.text
-        table_id = made.json()["table"]["id"]
-        for invite in made.json()["invites"]:
+        made_tables.append((game, made.json()))
+    assert max(owned(cluster)) < len(games), owned(cluster)  # spread, not all on one
+    for game, answer in made_tables:
+        table_id = answer["table"]["id"]
+        for invite in answer["invites"]:
             joined = http.post(
                 f"/api/tables/{table_id}/join", json={"invite": invite["code"], "name": "P"}
             )
@@ -201,7 +215,7 @@ def play_through_kills(cluster: Cluster) -> None:
         await killer
 
     asyncio.run(run())
-    print(events)
+    print(events, "failed upgrades:", [p.refused for p in players if p.refused])
     assert len(events) == 2, events
     for player in players:
         assert player.final is not None, f"table {player.table_id} did not finish"
