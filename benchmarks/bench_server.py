@@ -586,8 +586,9 @@ def run_cluster(
 
 def compare_processes(processes: int, candidate: int, spy: int, args: argparse.Namespace) -> None:
     """1 process and ``processes``, the same tables and clients per process, ``args.rounds``
-    times with the order turning; print the reports of the median round, every round's
-    ratio, and the median ratio that decides how the processes scale."""
+    times with the order turning; print every round's ratio and shares of the moves, the
+    reports of the round nearest the median, and the median ratio that decides how the
+    processes scale."""
     key = "cpu_ms_per_committed_move_servers_and_redis"
     rounds: list[tuple[dict[str, Any], dict[str, Any], float]] = []
     for index in range(args.rounds):
@@ -598,10 +599,12 @@ def compare_processes(processes: int, candidate: int, spy: int, args: argparse.N
             print(f"round {index + 1}: no committed moves to divide by; not counted")
             continue
         rounds.append((one, many, many[key] / one[key]))
+        shares = ", ".join(f"{n} {v} %" for n, v in many["share_of_moves_percent"].items())
         print(
             f"round {index + 1} of {args.rounds} ({counts[0]} first): CPU per committed move "
             f"{one[key]} ms with 1, {many[key]} ms with {processes}: "
-            f"ratio {rounds[-1][2]:.2f}; load average {os.getloadavg()[0]:.1f}",
+            f"ratio {rounds[-1][2]:.2f}; shares of the moves {shares}; "
+            f"load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
     if not rounds:
@@ -624,9 +627,6 @@ def compare_processes(processes: int, candidate: int, spy: int, args: argparse.N
         print(f"  {name}:")
         print(f"    1 process: {_cell(one.get(name))}")
         print(f"    {processes} processes: {_cell(many[name])}")
-    for number, (_, many_run, _) in enumerate(rounds, 1):
-        shares = ", ".join(f"{n} {v} %" for n, v in many_run["share_of_moves_percent"].items())
-        print(f"share of the committed moves carried by each process, round {number}: {shares}")
     verdict = "met" if median <= 1.3 else "NOT met"
     listed = ", ".join(f"{r:.2f}" for r in ratios)
     print(
