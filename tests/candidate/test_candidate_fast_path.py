@@ -14,6 +14,7 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import cardtable.games.candidate.plays as play_tables
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.plays import (
     kind_bits,
@@ -98,7 +99,7 @@ def test_every_move_of_a_playout_is_legal_on_the_checked_path(
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.integers(0, 51), min_size=0, max_size=5, unique=True),
+    st.lists(st.integers(0, 51), min_size=0, max_size=8, unique=True),
     st.booleans(),
     st.integers(-1, 12),
     st.integers(-1, 12),
@@ -106,17 +107,46 @@ def test_every_move_of_a_playout_is_legal_on_the_checked_path(
 def test_one_deck_plays_equal_legal_plays(
     hand: list[int], lobby_empty: bool, run_need: int, set_need: int
 ) -> None:
-    """Plays looked up per first card equal the plays worked out in full (C7, C8, C12),
-    the second time (from the table) as the first."""
+    """Plays looked up per first card equal the plays worked out in full (C7, C8, C12):
+    worked out, then from the table, then for a hand not seen before from the plays
+    keyed by the cards a run can reach (the window cut at the first missing rank)."""
     if run_need == set_need:
         set_need = -1
     start = [] if lobby_empty else [12]
     kinds = kind_bits(hand)
     expected = legal_plays(hand, kinds, lobby_empty, run_need, set_need, False, list(start))
-    for _ in range(2):
+    play_tables._FIRST_PLAYS.clear()
+    play_tables._CUT_PLAYS.clear()
+    for step in range(3):
+        if step == 2:
+            play_tables._FIRST_PLAYS.clear()  # now only the cut table knows these plays
+            play_tables._LEADS.clear()
         assert one_deck_plays(kinds, lobby_empty, run_need, set_need, list(start)) == expected
         if lobby_empty:
             assert list(one_deck_leads(kinds)) == expected
+
+
+@SETTINGS
+@given(games)
+def test_advance_is_apply_action_then_the_legal_moves_of_the_deal(
+    game: tuple[int, int, int, int, int, int | None],
+) -> None:
+    """A search's tree step: the same state as ``apply_action``, and the legal moves
+    that follow, or none once the move ended the deal or the match (C13, C17)."""
+    state = reach(game)
+    rng = random.Random(game[4])
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = rng.choice(legal)
+        deal = state.deal_number
+        stepped = state.clone()
+        following = stepped.advance(action)
+        state.apply_action(action)
+        assert stepped == state
+        if state.is_terminal() or state.deal_number != deal:
+            assert list(following) == []
+            break
+        assert list(following) == state.legal_actions()
 
 
 def deal_margin(state: CandidateState, deal: int) -> int:

@@ -131,6 +131,7 @@ class IsmctsBot:
             if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
                 break
             state = draw(rng)
+            advance = state.advance
             if base is None:
                 scores = state.deal_scores
                 base = scores[0] - scores[1]
@@ -169,12 +170,12 @@ class IsmctsBot:
                         if score > best_score:
                             best_score = score
                             best = c
-                state.apply_action(best.action)
+                # The move, then the next legal moves (none: the deal is over).
+                moves = advance(best.action)
                 node = best
                 path.append(node)
-                if state.is_terminal() or state.deal_number != deal:
+                if not moves:
                     break
-                moves = state.legal_actions()
             # Simulation: uniformly random, to the end of the deal or the depth cap (the
             # drawn state is thrown away, so the playout keeps only the score).
             if state.deal_number == deal:

@@ -197,8 +197,46 @@ WINDOWS = tuple(
 #: -> the sorted ids of the plays from that card (runs when ``shape & 2``, sets when
 #: ``shape & 1``).
 _FIRST_PLAYS: dict[tuple[int, int, int], tuple[int, ...]] = {}
-#: The most first-card entries kept (about 200 bytes each); past it the table starts over.
+#: The same plays keyed by the cards they can really use: the window cut at the first
+#: rank above the first card that the hand lacks (a run stops there, C7). Many windows
+#: share one cut, so a window not yet seen is mostly answered from here.
+_CUT_PLAYS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+#: The most entries kept per table (about 200 bytes each); past it the table starts over.
 FIRST_PLAYS_LIMIT = 100_000
+
+
+def _plays_from_first(first: int, shape: int, window: int) -> tuple[int, ...]:
+    """The plays from card ``first`` with the hand's cards ``window`` around it (a key
+    of :data:`_FIRST_PLAYS` not yet there): from :data:`_CUT_PLAYS`, else worked out."""
+    rank = first % 13
+    cut = window & RANK_KINDS[rank]  # the set's cards (none unless shape & 1)
+    if shape & 2:
+        above = rank + 1
+        while above < 13:
+            level = window & RANK_KINDS[above]
+            if not level:
+                break
+            cut |= level
+            above += 1
+    key = (first, shape, cut)
+    plays = _CUT_PLAYS.get(key)
+    if plays is None:
+        if len(_CUT_PLAYS) >= FIRST_PLAYS_LIMIT:
+            _CUT_PLAYS.clear()
+        low = 1 << first
+        plays = _CUT_PLAYS[key] = tuple(
+            legal_plays(
+                [],
+                cut | low,
+                False,
+                rank if shape & 2 else -1,
+                rank if shape & 1 else -1,
+                False,
+                [],
+                only=low,
+            )
+        )
+    return plays
 
 
 def one_deck_plays(
@@ -224,18 +262,7 @@ def one_deck_plays(
         if plays is None:
             if len(table) >= FIRST_PLAYS_LIMIT:
                 table.clear()
-            plays = table[key] = tuple(
-                legal_plays(
-                    [],
-                    key[2] | low,
-                    False,
-                    rank if shape & 2 else -1,
-                    rank if shape & 1 else -1,
-                    False,
-                    [],
-                    only=low,
-                )
-            )
+            plays = table[key] = _plays_from_first(first, shape, key[2])
         out += plays
     return out
 

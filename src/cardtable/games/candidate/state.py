@@ -253,52 +253,68 @@ class CandidateState(CandidatePosition):
         """The current player's legal action ids, sorted; empty only when terminal."""
         legal = self._legal
         if legal is None:
-            if self._phase == PHASE_PLAY and self._lobby:
-                # C7, C8: pass, or play cards that continue the lobby. Fast paths from
-                # bit masks: no card fits (only `pass`), or only one-card plays fit.
-                player = self._player
-                run_need = self._run_need
-                set_need = self._set_need
-                starts = self._kinds[player] & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
-                if not starts:
-                    legal = self._legal = ONLY_PASS
-                elif (
-                    not starts & RANK_KINDS[run_need]
-                    or not self._kinds[player] & RANK_KINDS[run_need + 1]
-                ) and (
-                    not starts & RANK_KINDS[set_need]
-                    or (not self._multi and starts.bit_count() == 1)
-                ):
-                    # No second card can follow: one-card plays, in kind (= id) order.
-                    if not starts & (starts - 1):  # a single card
-                        legal = self._legal = (
-                            PASS,
-                            PLAY_BASE + (starts.bit_length() - 1) * PLAY_STRIDE,
-                        )
-                        return [*legal]
-                    plays = [PASS]
-                    while starts:
-                        low = starts & -starts
-                        plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
-                        starts ^= low
-                    legal = self._legal = plays
-                elif self._multi:
-                    legal = self._legal = legal_plays(
-                        self._hands[player],
-                        self._kinds[player],
-                        False,
-                        run_need,
-                        set_need,
-                        True,
-                        [PASS],
-                    )
-                else:
-                    legal = self._legal = one_deck_plays(
-                        self._kinds[player], False, run_need, set_need, [PASS]
-                    )
-            else:
-                legal = self._legal = self._compute_legal()
+            legal = self._fresh_legal()
         return [*legal]
+
+    def advance(self, action: int) -> Sequence[int]:
+        """For a search's tree walk: :meth:`apply_action`, then the legal moves of the
+        next decision in the same deal, or an empty sequence when the move ended the deal
+        (or the match, C13, C17). One call a move instead of four; the sequence is the
+        state's own (read it before the next move, never change it)."""
+        deal = self._deal_index
+        self.apply_action(action)
+        if self._deal_index != deal or self._phase == PHASE_OVER:
+            return ()
+        return self._legal or self._fresh_legal()
+
+    def _fresh_legal(self) -> tuple[int, ...] | list[int]:
+        """Work out the legal moves (C7, C8, C10-C13), keep them in ``_legal``, return them."""
+        legal: tuple[int, ...] | list[int]
+        if self._phase == PHASE_PLAY and self._lobby:
+            # C7, C8: pass, or play cards that continue the lobby. Fast paths from
+            # bit masks: no card fits (only `pass`), or only one-card plays fit.
+            player = self._player
+            run_need = self._run_need
+            set_need = self._set_need
+            starts = self._kinds[player] & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+            if not starts:
+                legal = self._legal = ONLY_PASS
+            elif (
+                not starts & RANK_KINDS[run_need]
+                or not self._kinds[player] & RANK_KINDS[run_need + 1]
+            ) and (
+                not starts & RANK_KINDS[set_need] or (not self._multi and starts.bit_count() == 1)
+            ):
+                # No second card can follow: one-card plays, in kind (= id) order.
+                if not starts & (starts - 1):  # a single card
+                    legal = self._legal = (
+                        PASS,
+                        PLAY_BASE + (starts.bit_length() - 1) * PLAY_STRIDE,
+                    )
+                    return legal
+                plays = [PASS]
+                while starts:
+                    low = starts & -starts
+                    plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
+                    starts ^= low
+                legal = self._legal = plays
+            elif self._multi:
+                legal = self._legal = legal_plays(
+                    self._hands[player],
+                    self._kinds[player],
+                    False,
+                    run_need,
+                    set_need,
+                    True,
+                    [PASS],
+                )
+            else:
+                legal = self._legal = one_deck_plays(
+                    self._kinds[player], False, run_need, set_need, [PASS]
+                )
+            return legal
+        legal = self._legal = self._compute_legal()
+        return legal
 
     def legal_moves(self) -> list[str]:
         """The legal moves as text, in the order of :meth:`legal_actions`."""
