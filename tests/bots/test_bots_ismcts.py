@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from cardtable.bots.candidate_ismcts import IsmctsBot
+from cardtable.bots.candidate_ismcts import DealIsmctsBot, IsmctsBot
+from cardtable.bots.registry import make_bot, parse_bot_spec
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo
 
@@ -92,3 +93,18 @@ def test_random_playout_stops_after_its_moves_or_at_the_deal_end() -> None:
 def test_unknown_reward_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown reward"):
         IsmctsBot(reward="score")
+
+
+def test_ismcts_deal_is_ismcts_with_playouts_to_the_deal_end() -> None:
+    """``ismcts-deal`` (named on the command line like any bot) searches exactly as
+    ``IsmctsBot`` with no cut: the same visits and values at the root, a legal move."""
+    state = _mid_deal(5, 30)
+    info = CandidateInfo.of(state, state.current_player)
+    bot = make_bot(parse_bot_spec("candidate", "ismcts-deal:200"), seed=7)
+    assert isinstance(bot, DealIsmctsBot)
+    assert bot.rollout_depth is None
+    assert bot.name == "ismcts-deal"
+    same = IsmctsBot(7, iterations=200, rollout_depth=None)
+    ours = {a: (c.visits, c.total) for a, c in bot.search(info).children.items()}
+    assert ours == {a: (c.visits, c.total) for a, c in same.search(info).children.items()}
+    assert bot.choose(info) in info.legal

@@ -45,7 +45,15 @@ from collections.abc import Sequence
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
 from cardtable.games.candidate.info import CandidateInfo
 
-__all__ = ["EXPLORATION", "MARGIN_WEIGHT", "REWARDS", "ROLLOUT_DEPTH", "IsmctsBot", "Node"]
+__all__ = [
+    "EXPLORATION",
+    "MARGIN_WEIGHT",
+    "REWARDS",
+    "ROLLOUT_DEPTH",
+    "DealIsmctsBot",
+    "IsmctsBot",
+    "Node",
+]
 
 #: UCB1 exploration constant (rewards lie in [-1, 1]).
 EXPLORATION = 0.7
@@ -211,3 +219,21 @@ class IsmctsBot:
     def choose(self, info: CandidateInfo) -> int:
         """The most visited root move."""
         return self.analyse(info).best.action
+
+
+class DealIsmctsBot(IsmctsBot):
+    """``ismcts-deal``: :class:`IsmctsBot` with every playout played to the end of the
+    deal (no cut), the search timed like for like against OpenSpiel's ``ISMCTSBot``
+    (``docs/benchmarks.md``). Slower a simulation than the 12-move cut of ``ismcts``;
+    each one's strength against ``greedy`` is measured in ``docs/bots.md``."""
+
+    name = "ismcts-deal"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        reward: str = "margin",
+    ) -> None:
+        super().__init__(seed, iterations, seconds, rollout_depth=None, reward=reward)

@@ -14,7 +14,7 @@ only when a bot is made, so naming bots costs nothing.
 Traceback (most recent call last):
 ...
 cardtable.errors.BadOptions: unknown candidate bot 'minimax': expected one of random, greedy, \
-ismcts, learned (or a level: easy, medium, hard)
+ismcts, ismcts-deal, learned (or a level: easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -72,7 +72,15 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             "candidate",
             "ismcts",
             "cardtable.bots.candidate_ismcts:IsmctsBot",
-            "information-set Monte Carlo tree search over sampled consistent deals",
+            "information-set Monte Carlo tree search over sampled consistent deals "
+            "(playouts cut at 12 moves)",
+            default_iterations=1000,
+        ),
+        "ismcts-deal": BotInfo(
+            "candidate",
+            "ismcts-deal",
+            "cardtable.bots.candidate_ismcts:DealIsmctsBot",
+            "ismcts with every playout played to the end of the deal (slower a simulation)",
             default_iterations=1000,
         ),
         "learned": BotInfo(
