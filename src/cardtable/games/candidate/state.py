@@ -324,7 +324,7 @@ class CandidateState(CandidatePosition):
         """Whether ``action`` is legal now."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._fresh_legal()
         return action in legal
 
     def _compute_legal(self) -> tuple[int, ...] | list[int]:
