@@ -328,22 +328,17 @@ class CandidateState(CandidatePosition):
         return action in legal
 
     def _compute_legal(self) -> tuple[int, ...] | list[int]:
+        """The legal moves outside a trick (a trick's are :meth:`_fresh_legal`'s)."""
         phase = self._phase
         if phase == PHASE_PLAY:
+            # C12: an empty lobby with empty piles: start it from hand; pass only with an
+            # empty hand.
             hand = self._hands[self._player]
-            if not self._lobby:
-                # C12: an empty lobby with empty piles: start it from hand; pass only
-                # with an empty hand.
-                if not hand:
-                    return ONLY_PASS
-                if not self._multi:
-                    return one_deck_plays(self._kinds[self._player], True, -1, -1, [])
-                return legal_plays(hand, self._kinds[self._player], True, -1, -1, True, [])
-            # C8: passing is always allowed onto a lobby.
-            kinds = self._kinds[self._player]
+            if not hand:
+                return ONLY_PASS
             if not self._multi:
-                return one_deck_plays(kinds, False, self._run_need, self._set_need, [PASS])
-            return legal_plays(hand, kinds, False, self._run_need, self._set_need, True, [PASS])
+                return one_deck_plays(self._kinds[self._player], True, -1, -1, [])
+            return legal_plays(hand, self._kinds[self._player], True, -1, -1, True, [])
         if phase == PHASE_DRAW:
             return DRAW_BY_MASK[self._mask]
         if phase == PHASE_LOBBY:
