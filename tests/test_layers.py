@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cardtable.games",
         ),
     ),
-    ("services", ("cardtable.bots", "cardtable.rules_text")),
+    ("services", ("cardtable.bots", "cardtable.rules_text", "cardtable.tournament")),
     ("table", ("cardtable.table",)),
     ("faces", ("cardtable.server", "cardtable.tui", "cardtable.rl", "cardtable.arena")),
     ("entry", ("cardtable.cli", "cardtable.__main__")),
