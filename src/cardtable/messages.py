@@ -698,6 +698,18 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the body must be JSON, sent with Content-Type: application/json",
         "uk": "тіло запиту має бути JSON із заголовком Content-Type: application/json",
     },
+    "server.too_deep": {
+        "en": "JSON may nest at most {limit} arrays and objects deep",
+        "uk": "JSON може мати щонайбільше {limit} рівнів вкладених масивів і об'єктів",
+    },
+    "server.number_too_long": {
+        "en": "a number may have at most {limit} characters",
+        "uk": "число може мати щонайбільше {limit} символів",
+    },
+    "server.bad_text": {
+        "en": "text must be valid Unicode: a lone surrogate (such as \\ud800) is not",
+        "uk": "текст має бути правильним Unicode: одинокий сурогат (як-от \\ud800) ним не є",
+    },
     # -- the analysis board (server/analysis.py, routes/analysis.py) ----------------
     "server.analysis_not_finished": {
         "en": "the game is not finished: it can be analysed once it is over",

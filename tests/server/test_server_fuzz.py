@@ -29,7 +29,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Api, ServerThread
+from server_helpers import Api, Client, ServerThread
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -56,6 +56,7 @@ def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThre
     """The real games, as a public server runs them (no client seeds), idle bots."""
     db: Path = tmp_path_factory.mktemp("db") / "fuzz.db"
     settings = Settings(bot_processes=0, bot_threads=1, pacing=IDLE_BOTS)
+    settings.rate_per_second, settings.rate_burst = 1000.0, 1000.0  # hostile messages in a row
     server = ServerThread(create_app(f"sqlite:///{db}", settings=settings, static_dir=None))
     server.start()
     yield server
@@ -316,3 +317,154 @@ def test_no_request_to_any_route_gets_a_500(
     finally:
         client.close()
     assert httpx.get(fuzz_server.base + "/api/health").status_code == 200
+
+
+# ----------------------------------------------- hostile inputs on every route
+def nested(depth: int) -> str:
+    """A JSON value ``depth`` arrays deep."""
+    return "[" * depth + "]" * depth
+
+
+#: Hostile JSON values, as JSON text: a lone surrogate in a key and in a string, nesting
+#: just past the limit and far past it, integers too long for Python to convert, and
+#: wrong types. Each goes in every field of every body, and as the whole body.
+HOSTILE_VALUES = {
+    "surrogate key": '{"\\ud800": 1}',
+    "surrogate value": '"\\ud800"',
+    "surrogate key deep": '[{"a": {"\\udfff": [1]}}]',
+    "nested 65": nested(65),
+    "nested 600": nested(600),
+    "nested 800": nested(800),
+    "nested objects 700": '{"a": ' * 700 + "1" + "}" * 700,
+    "100 digits": "9" * 100,
+    "5000 digits": "9" * 5000,
+    "long float": "0." + "1" * 5000,
+    "wrong type list": "[[1, 2], {}]",
+    "wrong type object": '{"a": null}',
+    "wrong type bool": "true",
+    "wrong type number": "-1e308",
+}
+
+
+def body_fields(operation: dict[str, Any]) -> list[str]:
+    """The top-level fields of an operation's JSON body (none: it reads no body)."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if content is None:
+        return []
+    schema = content["schema"]
+    if "$ref" in schema:
+        schema = operation["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return list(schema.get("properties", {}))
+
+
+def filled_path(path: str, known: dict[str, list[str]]) -> str:
+    """``path`` with each parameter a real value of its kind (so handlers are reached)."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        pool = [v for key, values in known.items() if key in name.lower() for v in values]
+        return quote(pool[0] if pool else "abcd1234", safe="")
+
+    return re.sub(r"\{(\w+)\}", value, path)
+
+
+def assert_json_refusal(answer: httpx.Response, where: Any) -> None:
+    """A 4xx whose body is JSON with a ``detail``."""
+    assert 400 <= answer.status_code < 500, (where, answer.status_code, answer.text[:300])
+    assert "detail" in answer.json(), (where, answer.text[:300])
+
+
+def test_hostile_json_in_every_body_field_of_every_route_gets_a_json_4xx(
+    fuzz_server: ServerThread,
+    operations: list[tuple[str, str, dict[str, Any]]],
+    known: dict[str, list[str]],
+) -> None:
+    """Every route reading a body, every field of it (and the body as a whole) given
+    each hostile value: a 4xx with a JSON error, and the connection kept open
+    (one client, one connection, for the whole walk)."""
+    tried = 0
+    with httpx.Client(base_url=fuzz_server.base, timeout=30) as client:
+        for method, path, operation in operations:
+            fields = body_fields(operation)
+            if not fields:
+                continue
+            url = filled_path(path, known)
+            for name, value in HOSTILE_VALUES.items():
+                bodies = [value] + [
+                    "{" + json.dumps(field) + ": " + value + "}" for field in fields
+                ]
+                for body in bodies:
+                    answer = client.request(
+                        method,
+                        url,
+                        content=body.encode(),
+                        headers={"content-type": "application/json", "X-Cardtable-Client": "t"},
+                    )
+                    assert_json_refusal(answer, (method, url, name, body[:80]))
+                    tried += 1
+    assert tried >= 100
+    COUNTS["hostile bodies"] += tried
+
+
+def test_hostile_query_and_path_values_on_every_route_never_get_a_500(
+    fuzz_server: ServerThread,
+    operations: list[tuple[str, str, dict[str, Any]]],
+    known: dict[str, list[str]],
+) -> None:
+    """Every route's query and path parameters given text that is not UTF-8 once
+    decoded (an encoded lone surrogate), a 5000-digit number and a wrong type."""
+    hostile = ["%ED%A0%80", "9" * 5000, "[[[[]]]]", "-1", "true"]
+    with httpx.Client(base_url=fuzz_server.base, timeout=30) as client:
+        for method, path, operation in operations:
+            body = json.dumps({"x": 1}).encode() if body_fields(operation) else None
+            queries = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+            for value in hostile:
+                raw_path = re.sub(r"\{(\w+)\}", value, path)
+                url = filled_path(path, known)
+                for target in [raw_path] + [f"{url}?{q}={value}" for q in queries]:
+                    answer = client.request(
+                        method, target, content=body, headers={"content-type": "application/json"}
+                    )
+                    assert answer.status_code < 500, (method, target, answer.text[:300])
+                    if answer.status_code >= 400:
+                        assert "detail" in answer.json(), (method, target, answer.text[:300])
+
+
+def test_hostile_websocket_messages_get_an_error_and_keep_the_connection(
+    fuzz_server: ServerThread, known: dict[str, list[str]]
+) -> None:
+    """The table protocol's messages with each hostile value in each field: an
+    ``error`` naming why, and the same socket answers a ping afterwards."""
+    table_id, token = known["table_id"][0], known["token"][1]
+    shapes = [
+        '{"type": "hello", "token": %s}',
+        '{"type": "move", "token": %s, "version": 0, "move_id": "m", "move": "x"}',
+        '{"type": "move", "token": "' + token + '", "version": %s, "move_id": "m", "move": "x"}',
+        '{"type": "move", "token": "' + token + '", "version": 0, "move_id": "m", "move": %s}',
+        '{"type": "chat", "text": %s}',
+        '{"type": %s}',
+        "{%s: 1}",
+        "%s",
+    ]
+    client = Client(fuzz_server.base, table_id, token)
+    try:
+        assert client.hello()["type"] == "welcome"
+        client.drain()
+        codes: Counter[str] = Counter()
+        for name, value in HOSTILE_VALUES.items():
+            for shape in shapes:
+                message = shape.replace("%s", value) if "%s" in shape else shape
+                if len(message.encode()) > 4096 and name.startswith("nested"):
+                    message = message[:4000]  # stays under the size limit, still too deep
+                client.send(message)
+                answer = client.wait_for(lambda m: m["type"] in ("error", "resync", "ack"))
+                codes[answer.get("code", answer["type"])] += 1
+                assert answer["type"] == "error", (name, message[:80], answer)
+                assert answer["message"], answer
+        client.send({"type": "ping"})
+        assert client.wait_for(lambda m: m["type"] == "pong")["type"] == "pong"
+        assert codes["too_deep"] > 0
+        assert codes["bad_text"] > 0
+        assert codes["number_too_long"] > 0
+    finally:
+        client.close()

@@ -92,9 +92,7 @@ def test_rule_options_out_of_their_bounds_are_refused_with_a_message_id(
     assert high in render("value.int_range", detail["params"], "en")
 
 
-@pytest.mark.parametrize(
-    "value", ["10" + "0" * 400, "1e400", "-1e400", "[1, 2]", "null", '{"a": 1}']
-)
+@pytest.mark.parametrize("value", ["1e400", "-1e400", "[1, 2]", "null", '{"a": 1}'])
 def test_the_api_refuses_huge_or_nested_option_values_before_the_game_sees_them(
     api: Api, value: str
 ) -> None:
@@ -104,6 +102,19 @@ def test_the_api_refuses_huge_or_nested_option_values_before_the_game_sees_them(
     )
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"][0]["loc"][:3] == ["body", "options", "hand"]
+
+
+def test_a_number_too_long_to_be_an_option_is_refused_before_any_model_reads_it(
+    api: Api,
+) -> None:
+    body = '{"game": "fake", "seats": [{"type": "open"}], "options": {"hand": 1' + "0" * 400 + "}}"
+    answer = api.http.post(
+        "/api/tables", content=body.encode(), headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["detail"]["message_id"] == "server.number_too_long"
+    assert answer.json()["detail"]["params"] == {"limit": 64}
+    assert render("server.number_too_long", {"limit": 64}, "en") in answer.text
 
 
 def hint(api: Api, table_id: str, token: str) -> httpx.Response:

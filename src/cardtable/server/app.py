@@ -8,10 +8,8 @@ present in ``static/`` beside this module, is served at ``/``.
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -24,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable import __version__
 from cardtable.games.base import Game
 from cardtable.server.analysis import AnalysisRunner
+from cardtable.server.inputs import BadInput, check_json, json_safe
 from cardtable.server.routes import accounts, analysis, client, info, play, seeks, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
@@ -99,6 +98,7 @@ def create_app(
     app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
     if (settings or Settings()).redis_url is not None:  # inside the body limit
         app.middleware("http")(forward_to_owner)
+    app.middleware("http")(check_body)
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
@@ -134,6 +134,21 @@ async def limit_body(
         return JSONResponse(
             {"detail": {"code": "length_required", "message": "send a Content-Length"}}, 411
         )
+    return await call_next(request)
+
+
+async def check_body(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """Refuse a body nested too deep (scanned before any parser runs), or JSON holding
+    a number too long or a lone surrogate, with 400 (:func:`.inputs.check_json`)."""
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        body = await request.body()  # at most MAX_BODY_BYTES: limit_body ran first
+        if body:
+            try:
+                check_json(body)
+            except BadInput as exc:
+                return JSONResponse({"detail": exc.detail()}, 400)
     return await call_next(request)
 
 
@@ -201,24 +216,3 @@ async def invalid_request(_request: Request, exc: RequestValidationError) -> JSO
             415,
         )
     return JSONResponse({"detail": jsonable_encoder(json_safe(errors))}, 422)
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` with what JSON cannot carry shown as text: bytes (decoded with
-    replacement characters), lone surrogates (which UTF-8 cannot encode) and infinite
-    or NaN floats.
-
-    >>> json_safe({"input": [b"\\xffa", float("inf"), 2, "a\\ud800"]})
-    {'input': ['\\ufffda', 'inf', 2, 'a?']}
-    """
-    if isinstance(value, bytes | bytearray):
-        return bytes(value).decode("utf-8", "replace")
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, Mapping):
-        return {key: json_safe(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(item) for item in value]
-    return value

@@ -29,6 +29,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from cardtable.games.base import MatchEvent
+from cardtable.server.inputs import BadInput, check_json
 from cardtable.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
@@ -150,6 +151,10 @@ def read(raw: str | bytes | None, version: int | None) -> ClientMessage | Error:
             version=version,
             params={"limit": MAX_MESSAGE_BYTES},
         )
+    try:
+        check_json(raw)
+    except BadInput as exc:
+        return refusal(exc.code, exc.message, version=version, params=exc.params)
     try:
         return CLIENT_MESSAGE.validate_json(raw)
     except ValidationError as exc:
