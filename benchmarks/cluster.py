@@ -282,6 +282,7 @@ class Cluster:
         command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
         command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
+        command += ["--trusted-proxy", "127.0.0.1"]  # behind HAProxy (docs/deploy.md)
         return [*command, "--instance", instance, *self.serve_args]
 
     def _server(self, index: int) -> ServerProc:

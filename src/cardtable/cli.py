@@ -628,6 +628,16 @@ def serve(
             "server: whoever chooses the seed knows every hidden card.",
         ),
     ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="Address (or network, 10.0.0.0/8) of a reverse proxy whose "
+            "X-Forwarded-For names the client, for the login, hint and analysis limits "
+            "(repeatable). Default none: the header is ignored and the connection's "
+            "address counts. Behind HAProxy on this machine: --trusted-proxy 127.0.0.1.",
+        ),
+    ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
@@ -679,6 +689,7 @@ def serve(
             port=port,
             db=db,
             log_level=log_level,
+            trusted_proxies=tuple(trusted_proxy or ()),
             allow_client_seeds=allow_client_seeds,
             **(
                 {

@@ -44,6 +44,7 @@ def main() -> None:
         int(port),
         db,
         log_level="warning",
+        trusted_proxies=("127.0.0.1",),  # behind HAProxy on loopback (docs/deploy.md)
         redis_url=redis,
         redis_prefix=prefix,
         instance=instance,

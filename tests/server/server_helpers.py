@@ -23,8 +23,9 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server import server_config
 from cardtable.server.app import create_app
-from cardtable.server.protocol import MAX_MESSAGE_BYTES, SERVER_MESSAGE
+from cardtable.server.protocol import SERVER_MESSAGE
 from cardtable.server.settings import Settings
 from cardtable.server.storage import database_url
 from cardtable.table import Pacing
@@ -69,17 +70,15 @@ def failing_on_bot_errors() -> Iterator[None]:
 class ServerThread:
     """uvicorn serving ``app`` in a thread of this process."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, trusted_proxies: Sequence[str] = ()) -> None:
         self.app = app
         self.port = free_port()
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_max_size=MAX_MESSAGE_BYTES * 4,
-            lifespan="on",
+        # As ``cardtable serve`` configures uvicorn (X-Forwarded-For only from
+        # ``trusted_proxies``).
+        config = server_config(
+            app, "127.0.0.1", self.port, log_level="warning", trusted_proxies=trusted_proxies
         )
+        config.lifespan = "on"  # a failing start fails the test at once
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -306,12 +305,17 @@ def play_first_moves(players: Sequence[Client]) -> None:
         client.move(client.state["legal_moves"][0])
 
 
-def fake_server_thread(db: Path, settings: Settings) -> ServerThread:
-    """A started server on the SQLite file ``db`` hosting the fake games."""
+def fake_server_thread(db: Path, settings: Settings, bots: Any = None) -> ServerThread:
+    """A started server on the SQLite file ``db`` hosting the fake games (their bots,
+    or the bot maker ``bots``)."""
     from server_fakegame import fake_bots, fake_games
 
     app = create_app(
-        f"sqlite:///{db}", games=fake_games(), bots=fake_bots, settings=settings, static_dir=None
+        f"sqlite:///{db}",
+        games=fake_games(),
+        bots=bots or fake_bots,
+        settings=settings,
+        static_dir=None,
     )
     return ServerThread(app).start()
 

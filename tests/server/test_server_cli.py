@@ -14,7 +14,10 @@ from server_helpers import ServerThread, free_port, wait_healthy
 from typer.testing import CliRunner
 
 from cardtable.cli import app as cli_app
+from cardtable.server.accounts import LoginLimiter
 from cardtable.server.app import create_app
+from cardtable.server.limits import LocalLoginLimits
+from cardtable.server.routes.accounts import CSRF_HEADER
 
 
 def test_serve_command_starts_a_server_that_answers_health(tmp_path: Path) -> None:
@@ -143,3 +146,35 @@ def test_deal_and_play_refuse_a_file_in_a_missing_folder(tmp_path: Path) -> None
     assert "--save" in played.output
     folder = CliRunner().invoke(cli_app, ["deal", "spy", "--seed", "1", "--out", str(tmp_path)])
     assert "is a folder, not a file" in folder.output
+
+
+@pytest.mark.parametrize("trusted", [(), ("127.0.0.1",)])
+def test_x_forwarded_for_counts_only_from_a_proxy_named_on_the_command_line(
+    tmp_path: Path, trusted: tuple[str, ...]
+) -> None:
+    """The login limit per address (2 failures here) counts the connection's address
+    unless it is a ``--trusted-proxy``: a local client sending X-Forwarded-For itself
+    cannot choose a new "address" for each try (uvicorn's default trusted 127.0.0.1)."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'proxy.db'}", games=fake_games(), bots=fake_bots, static_dir=None
+    )
+    server = ServerThread(app, trusted_proxies=trusted).start()
+    try:
+        app.state.login_limits = LocalLoginLimits(LoginLimiter(per_name=50, per_address=2))
+        answers = [
+            httpx.post(
+                f"{server.base}/api/account/login",
+                json={"name": f"Nobody {n}", "password": "not the password"},
+                headers={CSRF_HEADER: "web", "X-Forwarded-For": f"203.0.113.{n}"},
+            ).status_code
+            for n in range(4)
+        ]
+    finally:
+        server.stop()
+    assert answers == ([401] * 4 if trusted else [401, 401, 429, 429])
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address() -> None:
+    result = _serve("--port", str(free_port()), "--trusted-proxy", "localhost")
+    _assert_one_line_refusal(result, "error: --trusted-proxy 'localhost'", "not an IP address")
+    assert "--trusted-proxy" in CliRunner().invoke(cli_app, ["serve", "--help"]).output

@@ -8,12 +8,16 @@ seed's digits.
 
 from __future__ import annotations
 
+import random
+from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Api, ServerThread, clients, fake_server_thread
+from server_fakegame import FakeBot, fake_bots
+from server_helpers import Api, ServerThread, clients, fake_server_thread, fast_settings
 
 from cardtable.server.settings import Settings
 
@@ -164,3 +168,38 @@ def test_no_message_of_a_running_table_shows_its_seed(
     for text in [*http.texts, *during, *new_messages]:
         assert seed not in text
         assert new_seed not in text
+
+
+def test_bots_draw_their_random_numbers_from_a_secret_seed_not_the_table_id(
+    tmp_path: Path,
+) -> None:
+    """A bot's move follows from its seed and what its seat knows: a seed made of the
+    public table id let anyone compute the bot's next move. Each bot seat's seed comes
+    from ``secrets`` (one per seat, the same for the seat's every move)."""
+    seeds: dict[tuple[str, int], set[int]] = defaultdict(set)
+    games: list[list[tuple[int, int]]] = []  # (seat, seed) of each game, in order
+
+    def recording_bots(game: str, level: str, seed: int, seat: int) -> FakeBot:
+        games[-1].append((seat, seed))
+        return fake_bots(game, level, seed, seat)
+
+    server = fake_server_thread(tmp_path / "bots.db", fast_settings(), recording_bots)
+    try:
+        api = Api(server.base)
+        for _ in range(2):
+            games.append([])
+            created = api.create("fake", [{"type": "bot"}, {"type": "bot"}], options={"hand": 3})
+            table_id = created["table"]["id"]
+            with clients(server.base, table_id, [None]) as (watcher,):
+                watcher.hello()
+                if (watcher.state or {}).get("status") != "finished":
+                    watcher.wait_for(lambda m: (m.get("state") or {}).get("status") == "finished")
+            for seat, seed in games[-1]:
+                seeds[(table_id, seat)].add(seed)
+    finally:
+        server.stop()
+    assert len(seeds) == 4
+    for (table_id, seat), used in seeds.items():
+        assert len(used) == 1, "one seed per seat for the whole game"
+        assert used != {random.Random(f"{table_id}/{seat}").getrandbits(63)}
+    assert len({seed for used in seeds.values() for seed in used}) == 4

@@ -88,7 +88,8 @@ def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThre
             settings=settings,
             static_dir=None,
         )
-        servers.append(ServerThread(app).start())
+        # Behind HAProxy on this machine, as docs/deploy.md runs them.
+        servers.append(ServerThread(app, trusted_proxies=["127.0.0.1"]).start())
     for server in servers:
         api = Api(server.base)
         assert api.http.get("/api/seeks").status_code == 200  # made on first use
@@ -279,8 +280,9 @@ def test_behind_the_proxy_the_limits_count_the_forwarded_address(
     pair: tuple[ServerThread, ServerThread],
 ) -> None:
     """HAProxy adds the player's address to X-Forwarded-For (deploy/haproxy.cfg); uvicorn
-    takes the last address not of a trusted proxy (127.0.0.1), so the address limit
-    counts players, and a client cannot pass for another by sending the header itself."""
+    takes the last address not of a trusted proxy (``--trusted-proxy 127.0.0.1``), so the
+    address limit counts players, and a client cannot pass for another by sending the
+    header itself."""
     for server in pair:
         limits = SharedLoginLimits(server.app.state.shared, per_name=50, per_address=2)
         server.app.state.login_limits = limits

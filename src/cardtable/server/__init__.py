@@ -22,11 +22,20 @@ from __future__ import annotations
 
 import errno
 import socket
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.errors import CardtableError
 
-__all__ = ["ServerStartError", "address", "check_database", "listen", "serve"]
+__all__ = [
+    "ServerStartError",
+    "address",
+    "check_database",
+    "check_proxies",
+    "listen",
+    "serve",
+    "server_config",
+]
 
 
 class ServerStartError(CardtableError):
@@ -43,17 +52,18 @@ def serve(
     db: str = "sqlite:///cardtable.db",
     *,
     log_level: str = "info",
+    trusted_proxies: Sequence[str] = (),
     **settings: Any,
 ) -> None:
     """Run the server until interrupted (blocks). ``settings`` tune :class:`.settings.Settings`.
 
+    ``trusted_proxies`` are the addresses (or networks) of the reverse proxies whose
+    ``X-Forwarded-For`` names the client (:func:`server_config`); none by default.
     The database is opened (and migrated) and the port bound before the address is
     printed: a server that cannot start raises :class:`ServerStartError` and prints no
     "open …" line.
     """
     import gc
-
-    import uvicorn
 
     # Thousands of live connections and game states make the full (generation 2)
     # collections of the default settings pause the process for a few hundred
@@ -62,20 +72,18 @@ def serve(
     gc.set_threshold(50_000, 50, 100)
 
     from cardtable.server.app import create_app
-    from cardtable.server.protocol import MAX_MESSAGE_BYTES
     from cardtable.server.settings import Settings
 
+    check_proxies(trusted_proxies)
     check_database(db)
     sock = listen(host, port)
     app = create_app(db, settings=Settings(**settings))
-    config = uvicorn.Config(
+    config = server_config(
         app,
-        host=host,
-        port=port,
+        host,
+        port,
         log_level=log_level,
-        ws_max_size=MAX_MESSAGE_BYTES * 4,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        trusted_proxies=trusted_proxies,
         # One of several processes has handed its tables over before uvicorn stops:
         # what is left (idle sockets, a last request) need not hold the exit up.
         timeout_graceful_shutdown=5 if settings.get("redis_url") else None,
@@ -86,6 +94,64 @@ def serve(
         _Server(config, app).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def server_config(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    trusted_proxies: Sequence[str] = (),
+    timeout_graceful_shutdown: int | None = None,
+) -> Any:
+    """uvicorn's configuration of the server (a ``uvicorn.Config``).
+
+    The client's address (which the login, hint and analysis limits count) is the
+    connection's, unless the connection comes from one of ``trusted_proxies``: then it
+    is the last address of ``X-Forwarded-For`` that is not a trusted proxy's (an
+    address that is not an IP address or network raises :class:`ServerStartError`). With no
+    trusted proxy the header is ignored altogether: uvicorn's own default trusts
+    127.0.0.1, so any local client could choose its "address" for the limits.
+    """
+    import uvicorn
+
+    from cardtable.server.protocol import MAX_MESSAGE_BYTES
+
+    check_proxies(trusted_proxies)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=MAX_MESSAGE_BYTES * 4,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies) if trusted_proxies else [],
+        timeout_graceful_shutdown=timeout_graceful_shutdown,
+    )
+
+
+def check_proxies(trusted_proxies: Sequence[str]) -> None:
+    """Raise :class:`ServerStartError` for a trusted proxy that is not an IP address
+    or network (uvicorn would take it for a socket path and silently trust nothing).
+
+    >>> check_proxies(["127.0.0.1", "10.0.0.0/8", "::1"])
+    >>> check_proxies(["localhost"])
+    Traceback (most recent call last):
+    ...
+    cardtable.server.ServerStartError: --trusted-proxy 'localhost' is not an IP address or network
+    """
+    import ipaddress
+
+    for proxy in trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ServerStartError(
+                f"--trusted-proxy {proxy!r} is not an IP address or network"
+            ) from None
 
 
 def _server_class() -> type[Any]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -98,6 +97,11 @@ class LiveTable:
     fence: Fence | None = None
     #: Handed over or lost to another process: nothing more is judged or stored here.
     gone: bool = False
+    #: The seed of each bot seat's random numbers, from :mod:`secrets` when the seat's
+    #: bot first thinks in this process: never derived from anything public (a table id
+    #: is public, and the same seed and information set give the same move), never
+    #: stored or sent (a replay re-applies the record's moves; no bot thinks again).
+    bot_seeds: dict[int, int] = field(default_factory=dict)
 
     @property
     def table(self) -> Table:
@@ -836,8 +840,8 @@ class Hub:
             action = await self.bots.think(
                 game=table.game.info.name,
                 bot=bot,
-                # One seed per table seat: a bot is made once per worker and reused.
-                seed=random.Random(f"{table.id}/{seat}").getrandbits(63),
+                # One secret seed per table seat: a bot is made once per worker and reused.
+                seed=live.bot_seeds.setdefault(seat, secrets.randbits(63)),
                 seat=seat,
                 info=match.bot_info(seat),
                 where=f"table {table.id} seat {seat}",

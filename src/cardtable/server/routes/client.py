@@ -22,7 +22,7 @@ game's name.
 from __future__ import annotations
 
 import asyncio
-import random
+import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -151,7 +151,7 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) 
         action = await hints.think(
             game=table.game.info.name,
             bot=HINT_LEVEL,
-            seed=random.Random(f"{table_id}:{version}:{seat}").getrandbits(63),
+            seed=secrets.randbits(63),  # never from the public table id: see runtime.py
             seat=seat,
             info=match.bot_info(seat),
             where=f"table {table_id} seat {seat} (hint)",
