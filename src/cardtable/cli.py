@@ -345,8 +345,29 @@ def arena(
     ] = None,
     workers: Workers = None,
     backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
-    address: Annotated[
-        str | None, typer.Option(help="Ray: address of a running cluster (default: start one).")
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            "--address",
+            help="Ray: join the running cluster at HOST:PORT (default: start a local one "
+            "for this run, on --ray-host).",
+        ),
+    ] = None,
+    ray_host: Annotated[
+        str,
+        typer.Option(
+            help="Ray: the address a local cluster listens on (default loopback: no other "
+            "machine can reach it; give this machine's address to let others join)."
+        ),
+    ] = "127.0.0.1",
+    ray_port: Annotated[
+        int | None,
+        typer.Option(
+            help="Ray: the first port of a local cluster; it uses 71 ports from there "
+            "(7 of its own, then its workers'; more with over 32 workers). Default: "
+            "free ones.",
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Arena seed: the same seed gives the same games.")] = 0,
     option: RuleOptions = None,
@@ -366,6 +387,7 @@ def arena(
             _check_writable(path, name)  # before the games, not after them
     try:
         from cardtable.arena.commands import run_arena_command
+        from cardtable.arena.raycluster import RayPlace
 
         count = _arena_count(game.value, deals, rounds)
         report = run_arena_command(
@@ -374,7 +396,7 @@ def arena(
             deals=count,
             workers=workers,
             backend=backend,
-            address=address,
+            ray_place=RayPlace(ray_address, ray_host, ray_port),
             seed=seed,
             options=_game_options(option),
             as_json=as_json,

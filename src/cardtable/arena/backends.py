@@ -12,18 +12,29 @@ what finished.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 from cardtable.arena.play import play_jobs
+from cardtable.arena.raycluster import RayPlace, local_cluster, loopback_driver
 from cardtable.arena.schedule import Job
 from cardtable.arena.work import ArenaConfig, GameResult
 from cardtable.errors import BadOptions
 
-__all__ = ["BACKENDS", "chunked", "default_workers", "ray_available", "run_jobs"]
+__all__ = [
+    "BACKENDS",
+    "RayPlace",
+    "chunked",
+    "default_workers",
+    "ray_available",
+    "ray_init_kwargs",
+    "run_jobs",
+]
 
 BACKENDS = ("local", "ray")
 
@@ -77,27 +88,44 @@ def _run_processes(config: ArenaConfig, jobs: list[Job], workers: int) -> Iterat
 
 def ray_available() -> bool:
     """Whether the optional Ray backend can be used (``pip install cardtable[ray]``)."""
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    import importlib.util
+
+    # Found, not imported: Ray reads its settings when first imported (see _run_ray).
+    return importlib.util.find_spec("ray") is not None
 
 
 def _run_ray(
-    config: ArenaConfig, jobs: list[Job], workers: int, address: str | None
+    config: ArenaConfig, jobs: list[Job], workers: int, place: RayPlace
 ) -> Iterator[GameResult]:
+    imported = sys.modules.get("ray")
+    if imported is not None and imported.is_initialized():  # the caller's own connection
+        yield from _play_on_ray(config, jobs, workers)
+        return
+    with contextlib.ExitStack() as stack:
+        address = place.address
+        if address is None:
+            address = stack.enter_context(local_cluster(place, workers))
+        loopback_driver(address)
+        import ray  # after loopback_driver: Ray reads its mode when first imported
+
+        ray.init(**ray_init_kwargs(address))
+        stack.callback(ray.shutdown)
+        yield from _play_on_ray(config, jobs, workers)
+
+
+def ray_init_kwargs(address: str) -> dict[str, Any]:
+    """What ``ray.init`` is given: always a cluster's address (a running one, or the
+    local one :func:`.raycluster.local_cluster` started), never a cluster to start.
+
+    >>> ray_init_kwargs("127.0.0.1:6380")
+    {'address': '127.0.0.1:6380', 'log_to_driver': False, 'configure_logging': False}
+    """
+    return {"address": address, "log_to_driver": False, "configure_logging": False}
+
+
+def _play_on_ray(config: ArenaConfig, jobs: list[Job], workers: int) -> Iterator[GameResult]:
     import ray
 
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(
-            address=address,
-            num_cpus=None if address else workers,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-        )
     remote_play: Any = ray.remote(play_jobs)
     config_ref = ray.put(config)
     pending = [remote_play.remote(config_ref, chunk) for chunk in chunked(jobs, workers)]
@@ -109,8 +137,6 @@ def _run_ray(
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
-        if started_here:
-            ray.shutdown()
 
 
 def run_jobs(
@@ -119,13 +145,15 @@ def run_jobs(
     *,
     backend: str = "local",
     workers: int = 1,
-    address: str | None = None,
+    ray_place: RayPlace | None = None,
 ) -> Iterator[GameResult]:
     """Play ``jobs`` on ``backend`` with ``workers`` processes; yield results as they end.
 
     ``local`` with one worker plays in this process (no start-up cost, easy to
-    profile); ``ray`` connects to ``address`` (a running cluster) or starts a local one.
+    profile); ``ray`` joins a running cluster (``ray_place.address``) or starts a local
+    one on loopback (:mod:`.raycluster`: ``ray_place.host`` and ``ray_place.port``).
     """
+    place = ray_place or RayPlace()
     if workers < 1:
         raise BadOptions(f"--workers must be at least 1, got {workers}")
     if backend == "local":
@@ -137,5 +165,6 @@ def run_jobs(
             raise BadOptions(
                 "the ray backend needs Ray: pip install 'cardtable[ray]' (or use --backend local)"
             )
-        return _run_ray(config, jobs, workers, address)
+        place.check(workers)
+        return _run_ray(config, jobs, workers, place)
     raise BadOptions(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena.backends import BACKENDS, default_workers
+from cardtable.arena.raycluster import RayPlace
 from cardtable.arena.report import report_json, report_table, save_plot
 from cardtable.arena.schedule import seats_of
 from cardtable.arena.tournament import ArenaReport, run_arena
@@ -59,7 +60,7 @@ def run_arena_command(
     deals: int,
     workers: int | None,
     backend: str,
-    address: str | None,
+    ray_place: RayPlace | None,
     seed: int,
     options: Mapping[str, Any],
     as_json: bool,
@@ -97,7 +98,7 @@ def run_arena_command(
             deals,
             backend=backend,
             workers=worker_count,
-            address=address,
+            ray_place=ray_place,
             on_result=advance,
         )
     if report.interrupted:

@@ -16,6 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from cardtable.arena.backends import run_jobs
+from cardtable.arena.raycluster import RayPlace
 from cardtable.arena.schedule import Job, schedule
 from cardtable.arena.stats import MeanCI, binomial_p_value, mean_interval, wilson_interval
 from cardtable.arena.work import ArenaConfig, GameResult
@@ -283,7 +284,7 @@ def run_arena(
     *,
     backend: str = "local",
     workers: int = 1,
-    address: str | None = None,
+    ray_place: RayPlace | None = None,
     on_result: Callable[[GameResult, int, int], None] | None = None,
 ) -> ArenaReport:
     """Schedule and play an arena; Ctrl-C stops it and sums up what finished.
@@ -294,7 +295,7 @@ def run_arena(
     results: list[GameResult] = []
     interrupted = False
     start = time.perf_counter()
-    stream = run_jobs(config, jobs, backend=backend, workers=workers, address=address)
+    stream = run_jobs(config, jobs, backend=backend, workers=workers, ray_place=ray_place)
     try:
         for result in stream:
             results.append(result)
