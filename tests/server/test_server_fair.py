@@ -163,9 +163,12 @@ def test_no_message_of_a_running_table_shows_its_seed(
         new_messages = [text for client in conns for text in client.raw]
     assert len(during) > 10
     assert len(http.texts) > 8
-    # No view, list, code, invite or next-game answer shows either deal's seed (only
-    # the finished game's record, GET .../record, may carry it).
-    for text in [*http.texts, *during, *new_messages]:
+    # No view, list, code, invite or next-game answer shows either deal's seed, nor
+    # does the finished game's record: it holds the dealt cards (docs/protocol.md).
+    record = Api(normal_server.base).http.get(f"/api/tables/{table_id}/record")
+    assert record.status_code == 200
+    assert "seed" not in record.json()
+    for text in [*http.texts, *during, *new_messages, record.text]:
         assert seed not in text
         assert new_seed not in text
 
