@@ -818,6 +818,21 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "names starting with Bot are kept for the bots",
         "uk": "імена, що починаються з Bot чи Бот, належать ботам",
     },
+    "server.name_label": {
+        "en": "names such as 'spectator 1' are kept for the server's labels",
+        "uk": "імена на кшталт «глядач 1» залишено для позначок сервера",
+    },
+    "server.name_of_account": {
+        "en": "{name!r} is an account's name (or looks like one): sign in as it, or "
+        "choose another name",
+        "uk": "{name!r} — ім'я облікового запису (або схоже на нього): увійдіть у нього "
+        "чи виберіть інше ім'я",
+    },
+    "server.name_at_table": {
+        "en": "{name!r} is another seat's name at this table (or looks like it): choose "
+        "another name",
+        "uk": "{name!r} — ім'я іншого місця за цим столом (або схоже на нього): виберіть інше ім'я",
+    },
     "server.no_player": {
         "en": "no player is called {name!r}",
         "uk": "жоден гравець не називається {name!r}",

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from server_helpers import Api, ServerThread, clients, play_first_moves
 
+from cardtable.messages import render
 from cardtable.server.accounts import (
     LoginLimiter,
     NameError_,
@@ -323,3 +324,67 @@ def test_the_login_limits_forget_after_their_window() -> None:
     limiter.failed("Dan", "10.0.0.5")
     limiter.succeeded("dan")
     assert limiter.retry_after("Dan", "10.0.0.6") == 0
+
+
+def test_a_guest_cannot_sit_or_wait_under_a_name_that_passes_for_someone_else(
+    fake_server: ServerThread,
+) -> None:
+    """A guest's name passes an account name's checks and may be no account's: at an
+    unrated table a guest once sat and chatted as an account (``Alice``), as a bot,
+    with a Cyrillic look-alike letter, an invisible or a right-to-left character, or
+    as ``spectator 1``. Each refusal has its message in both languages."""
+    base = fake_server.base
+    api = Api(base)
+    account = fresh_name("Alice")
+    register(browser(base), account)
+    created = api.create("fake", [{"type": "open"}, {"type": "open"}], options={"hand": 3})
+    table_id, invite = created["table"]["id"], created["invites"][0]["code"]
+    impostors = [
+        (account, 409, "name_of_account"),
+        (account.upper(), 409, "name_of_account"),
+        (account.replace("l", "1"), 409, "name_of_account"),  # a look-alike digit
+        ("А" + account[1:], 422, "name_scripts"),  # a Cyrillic А
+        (account + "\u200b", 422, "name_invisible"),
+        ("\u202e" + account, 422, "name_invisible"),  # right-to-left override
+        ("Bot (hard)", 422, "name_reserved"),
+        ("spectator 1", 422, "name_label"),
+        ("Глядач 2", 422, "name_label"),
+    ]
+    for name, status, code in impostors:
+        for path, body in (
+            (f"/api/tables/{table_id}/join", {"invite": invite, "name": name}),
+            ("/api/seeks", {"game": "fake", "name": name}),
+        ):
+            answer = api.http.post(path, json=body)
+            assert answer.status_code == status, (name, path, answer.text)
+            detail = answer.json()["detail"]
+            assert detail["code"] == code, (name, path)
+            assert detail["message"] == render(detail["message_id"], detail["params"], "en")
+            assert render(detail["message_id"], detail["params"], "uk") != detail["message"]
+    # Sitting down alone against bots refuses the name before any table is made.
+    before = len(fake_server.app.state.hub.tables)
+    alone = api.http.post(
+        "/api/tables",
+        json={"game": "fake", "seats": [{"type": "open"}, {"type": "bot"}], "sit": account},
+    )
+    assert alone.status_code == 409, alone.text
+    assert len(fake_server.app.state.hub.tables) == before
+    # A name of its own sits, marked as a guest's; another guest cannot take it too.
+    seated = api.join(table_id, invite, "Olena")
+    seat = api.table(table_id)["seats"][seated["seat"]]
+    assert (seat["name"], seat["guest"], seat["signed_in"]) == ("Olena", True, False)
+    twin = api.http.post(
+        f"/api/tables/{table_id}/join",
+        json={"invite": created["invites"][1]["code"], "name": "0lena"},
+    )
+    assert twin.status_code == 409
+    assert twin.json()["detail"]["code"] == "name_at_table"
+
+
+def test_no_account_may_be_named_like_a_spectator(fake_server: ServerThread) -> None:
+    http = browser(fake_server.base)
+    for name in ("spectator 1", "Spectator", "Sресtator 7", "глядач 3"):
+        answer = register(http, name)
+        assert answer.status_code == 422, name
+        assert answer.json()["detail"]["code"] == "name_label"
+    assert register(http, fresh_name("Spectra")).status_code == 201

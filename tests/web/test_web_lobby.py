@@ -358,6 +358,9 @@ def test_a_table_against_bots_seats_its_creator_and_starts_at_once(
     info = httpx.get(f"{base}/api/tables/{table_id}").json()
     assert info["status"] == "playing"
     assert (info["seats"][0]["role"], info["seats"][0]["name"]) == ("human", "Olena")
+    assert info["seats"][0]["guest"] is True
+    # The seat is marked as a guest's: no account stands behind the name.
+    page.wait_for_selector(".seatchip .flags:has-text('guest')")
     assert info["seats"][1]["role"] == "bot"
     seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('cardtable.seats'))['{table_id}']")
     assert seat["seat"] == 0

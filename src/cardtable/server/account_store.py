@@ -33,6 +33,7 @@ __all__ = [
     "delete_account",
     "end_session",
     "find_by_name",
+    "name_owner",
     "profile",
     "session_account",
     "set_password",
@@ -87,6 +88,20 @@ def create_account(name: str, password_hash: str) -> Callable[[Session], Account
         )
         session.add(row)
         return Account(row.id, row.name)
+
+    return run
+
+
+def name_owner(name: str) -> Callable[[Session], str | None]:
+    """A read: the account whose name ``name`` is or is confusable with (same key or
+    skeleton), as that account writes it; ``None`` when no account's is."""
+
+    def run(session: Session) -> str | None:
+        return session.scalar(
+            select(AccountRow.name).where(
+                or_(AccountRow.name_key == name_key(name), AccountRow.skeleton == skeleton(name))
+            )
+        )
 
     return run
 

@@ -6,10 +6,15 @@ Nothing here touches the database or HTTP; :mod:`.routes.accounts` wires it to b
   folding (``"ANN"``, ``"ann"`` and ``"ａｎｎ"`` are one name). A name is refused when it
   mixes scripts (``"Вob"``: a Cyrillic В with Latin letters), holds an invisible or
   formatting character (zero-width space, joiners, bidi controls) or a combining mark,
-  or starts with a bot's word (``Bot``/``Бот``: bots' names are reserved). Two names
+  or starts with a bot's word (``Bot``/``Бот``: bots' names are reserved), or reads as
+  a label the server gives people without a name (``spectator 1``, ``глядач``). Two names
   whose *skeletons* are equal are confusable; the skeleton maps the Cyrillic and Greek
   letters that look like Latin ones (and the digits ``0``/``1``) to one form, so
   ``"Ann"`` and the all-Cyrillic ``"Аnn"``-lookalike cannot both exist.
+- **Guests' names** pass the same checks (a guest sits under a display name, without
+  an account), and may not be an account's name or confusable with one
+  (:func:`.account_store.name_owner`): nobody can pass for an account, a bot or a
+  spectator's label.
 - **Passwords** are hashed with argon2id (:mod:`argon2`, its recommended parameters).
   A login for a name that does not exist verifies the password against a dummy hash, so
   it costs the same time as a wrong password.
@@ -21,6 +26,7 @@ Nothing here touches the database or HTTP; :mod:`.routes.accounts` wires it to b
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 import unicodedata
@@ -32,6 +38,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 __all__ = [
+    "GUEST_NAME_MAX",
     "NAME_MAX",
     "PASSWORD_MAX",
     "PASSWORD_MIN",
@@ -39,6 +46,7 @@ __all__ = [
     "NameError_",
     "check_name",
     "hash_password",
+    "is_label",
     "name_key",
     "new_session_token",
     "session_digest",
@@ -48,6 +56,8 @@ __all__ = [
 
 #: Longest user name, in characters (after normalisation).
 NAME_MAX = 24
+#: Longest guest's display name (the protocol's ``DisplayName``).
+GUEST_NAME_MAX = 32
 #: Shortest and longest password, in characters.
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
@@ -122,6 +132,13 @@ _NAME_PUNCTUATION = frozenset("-_.'")
 #: Reserved beginnings (compared on the skeleton): bots' names.
 _RESERVED_PREFIXES = ("bot", "бот")
 
+#: Labels the server gives people without a name (chat's "spectator 3", in the
+#: client's languages): no name may be one, with or without a number.
+_RESERVED_LABELS = ("spectator", "глядач")
+
+#: What may follow a reserved label: spaces, digits and the name punctuation.
+_LABEL_TAIL = re.compile(r"[\s\d\-_.']*$")
+
 
 class NameError_(ValueError):  # noqa: N801 (NameError is a builtin)
     """A user name that cannot be registered: ``code`` says why (a message id's tail)."""
@@ -159,7 +176,7 @@ def _script(char: str) -> str | None:
     return unicodedata.name(char, "UNKNOWN").split(" ", 1)[0]
 
 
-def check_name(raw: str) -> str:
+def check_name(raw: str, longest: int = NAME_MAX) -> str:
     """The user name to store for ``raw`` (NFKC, outer spaces gone), or :class:`NameError_`.
 
     >>> check_name("  Olena ")
@@ -174,11 +191,15 @@ def check_name(raw: str) -> str:
         if category in ("Cf", "Cc", "Cs", "Co", "Cn", "Zl", "Zp") or category.startswith("M"):
             raise NameError_("name_invisible", "a user name may not hold invisible characters")
     name = unicodedata.normalize("NFKC", raw).strip()
-    if not 2 <= len(name) <= NAME_MAX:
-        raise NameError_("name_length", f"a user name has 2 to {NAME_MAX} characters")
+    if not 2 <= len(name) <= longest:
+        raise NameError_("name_length", f"a user name has 2 to {longest} characters")
     key = skeleton(name)
     if key.startswith(_RESERVED_PREFIXES) or name_key(name).startswith(_RESERVED_PREFIXES):
         raise NameError_("name_reserved", "names starting with Bot are kept for the bots")
+    if is_label(name):
+        raise NameError_(
+            "name_label", "names such as 'spectator 1' are kept for the server's labels"
+        )
     if "  " in name:
         raise NameError_("name_spaces", "a user name may not hold two spaces in a row")
     for char in name:
@@ -192,6 +213,17 @@ def check_name(raw: str) -> str:
     if not scripts:
         raise NameError_("name_letters", "a user name needs a letter")
     return name
+
+
+def is_label(name: str) -> bool:
+    """Whether ``name`` reads as a label the server gives (``spectator 1``, ``глядач``),
+    look-alike letters and any number included.
+
+    >>> [is_label(n) for n in ("spectator 1", "SPECTATOR", "Sресtator 12", "Spectra 1")]
+    [True, True, True, False]
+    """
+    stem = _LABEL_TAIL.sub("", name_key(name))
+    return skeleton(stem) in {skeleton(label) for label in _RESERVED_LABELS}
 
 
 def hash_password(password: str) -> str:

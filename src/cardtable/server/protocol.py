@@ -114,6 +114,11 @@ class SeatInfo(BaseModel):
         default=False,
         description="A signed-in account holds the seat: the name is the account's.",
     )
+    guest: bool = Field(
+        default=False,
+        description="A guest holds the seat: a display name of no account (never an "
+        "account's, a bot's or a spectator label); clients mark it as a guest's.",
+    )
 
 
 class Segment(BaseModel):
@@ -524,6 +529,7 @@ class SeekInfo(BaseModel):
     time_control: TimeControlSpec | None
     name: str
     signed_in: bool
+    guest: bool = Field(default=False, description="A guest waits: the name is no account's.")
     waited: float = Field(description="Seconds it has waited.")
 
 

@@ -109,6 +109,7 @@ class Seek:
             "time_control": tc.to_dict() if tc else None,
             "name": self.name,
             "signed_in": self.account is not None,
+            "guest": self.account is None,
             "waited": round(now - self.since, 1),
         }
 

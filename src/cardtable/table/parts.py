@@ -121,6 +121,8 @@ class Seat:
             "connected": self.is_bot or self.connected,
             "substituted": self.substituted,
             "signed_in": self.account is not None,
+            # A person without an account: faces mark the name as a guest's.
+            "guest": self.filled and not self.is_bot and self.account is None,
         }
 
     def to_dict(self) -> dict[str, Any]:

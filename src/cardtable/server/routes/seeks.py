@@ -19,7 +19,7 @@ from cardtable.server.protocol import (
     TableInfo,
 )
 from cardtable.server.routes import current_hub
-from cardtable.server.routes.tables import WhoDep, signed_out_rated
+from cardtable.server.routes.tables import WhoDep, guest_name, signed_out_rated
 from cardtable.server.runtime import HubError
 from cardtable.server.seeks import Seek, Seeks, Status
 from cardtable.table import TimeControl
@@ -76,12 +76,13 @@ async def seek(request: SeekRequest, seeks: SeeksDep, who: WhoDep) -> SeekCreate
         raise signed_out_rated()
     if who is None and request.name is None:
         raise HubError(422, "seek_name", "a guest waits under a display name: give one")
+    name = who.name if who is not None else await guest_name(seeks.hub, request.name or "")
     tc = request.time_control
     made, status, secret = await seeks.add(
         request.game,
         request.rated,
         TimeControl(round(tc.initial * 1000), round(tc.increment * 1000)) if tc else None,
-        who.name if who is not None else request.name or "",
+        name,
         who.id if who is not None else None,
     )
     return SeekCreated(**answer(seeks, made, status).model_dump(), secret=secret)

@@ -9,7 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Path, Query
 from fastapi.responses import JSONResponse
 
-from cardtable.server.account_store import Account
+from cardtable.messages import render
+from cardtable.server.account_store import Account, name_owner
+from cardtable.server.accounts import GUEST_NAME_MAX, NameError_, check_name, skeleton
 from cardtable.server.protocol import (
     CodeTarget,
     Created,
@@ -28,7 +30,7 @@ from cardtable.server.runtime import Hub, HubError
 from cardtable.server.storage import Storage
 from cardtable.table import Seat, Status, TimeControl
 
-__all__ = ["router"]
+__all__ = ["guest_name", "router"]
 
 router = APIRouter()
 
@@ -54,6 +56,9 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     check_client_seed(hub, request.seed, rated=request.rated)
     if request.rated and who is None:
         raise signed_out_rated()
+    sits_now = request.sit is not None and [s.type for s in request.seats].count("open") == 1
+    if sits_now and who is None and request.sit is not None:
+        await guest_name(hub, request.sit)  # refused before the table is made
     tc = request.time_control
     host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
@@ -217,6 +222,11 @@ async def take_seat(hub: Hub, table_id: str, invite: str, name: str, who: Accoun
     live = hub.live(table_id)
     if live.table.rated and who is None:
         raise signed_out_rated()
+    if who is None:
+        name = await guest_name(hub, name)
+        others = {skeleton(s.name) for s in live.table.seats if s.name and s.filled}
+        if skeleton(name) in others:
+            raise name_refused(409, "name_at_table", name)
     table, seat, token = await hub.join(
         table_id,
         invite,
@@ -224,6 +234,26 @@ async def take_seat(hub: Hub, table_id: str, invite: str, name: str, who: Accoun
         account=who.id if who is not None else None,
     )
     return Seated(table=TableInfo(**table.info()), seat=seat, token=token)
+
+
+async def guest_name(hub: Hub, raw: str) -> str:
+    """The name a guest sits or waits under for ``raw``: the checks of an account's
+    name (invisible and bidi characters, mixed alphabets, bots' names, the server's
+    labels; 422), and not an account's name nor confusable with one (409), so that
+    no guest passes for an account, a bot or a spectator."""
+    try:
+        name = check_name(raw, longest=GUEST_NAME_MAX)
+    except NameError_ as exc:
+        raise name_refused(422, exc.code, raw) from None
+    if await hub.storage.aread(name_owner(name)) is not None:
+        raise name_refused(409, "name_of_account", name)
+    return name
+
+
+def name_refused(status: int, code: str, name: str) -> HubError:
+    """A guest's name refused with ``code`` (its text from messages.py)."""
+    params = {"name": name, "max": GUEST_NAME_MAX}
+    return HubError(status, code, render(f"server.{code}", params), params)
 
 
 @router.post("/api/tables/{table_id}/rematch", summary="Rematch", tags=["tables"])

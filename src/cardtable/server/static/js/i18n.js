@@ -367,6 +367,7 @@ const WORDS = {
     outcome_draw: "draw",
     ratedSignIn: "Rated tables are for signed-in players.",
     seatAccount: "account",
+    seatGuest: "guest",
     // table chat
     chat: "Chat",
     chatPlayers: "Players' chat",
@@ -744,6 +745,7 @@ const WORDS = {
     outcome_draw: "нічия",
     ratedSignIn: "Рейтингові столи — лише для тих, хто увійшов.",
     seatAccount: "обліковий запис",
+    seatGuest: "гість",
     // table chat
     chat: "Чат",
     chatPlayers: "Чат гравців",

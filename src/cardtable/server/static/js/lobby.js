@@ -106,7 +106,7 @@ export function showLobby(main) {
 
 function seatSummary(seat) {
   if (seat.role === "open") return t("open");
-  return seatName(seat);
+  return seat.guest ? `${seatName(seat)} (${t("seatGuest")})` : seatName(seat);
 }
 
 function tableList(tables, which) {

@@ -201,7 +201,7 @@ export function playNow() {
                 " ",
                 h("span", {}, clockText(s.time_control)),
                 s.rated ? h("span", { class: "status playing" }, t("rated")) : null,
-                h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : ""),
+                h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : s.guest ? ` (${t("seatGuest")})` : ""),
                 h(
                   "span",
                   { class: "rowactions" },

@@ -243,6 +243,7 @@ function play(main, tableId, mine, missing) {
       }
       if (s.substituted) flags.push(t("botFor"));
       if (s.signed_in) flags.push(t("seatAccount"));
+      if (s.guest) flags.push(t("seatGuest"));
       const clock = state.clocks ? h("span", { class: "clock", "data-seat": s.index, "aria-label": t("clock") }) : null;
       return h(
         "li",
