@@ -795,8 +795,8 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "ім'я користувача не може містити невидимих символів",
     },
     "server.name_length": {
-        "en": "a user name has 2 to {max} characters",
-        "uk": "ім'я користувача має від 2 до {max} символів",
+        "en": "a user name has {min} to {max} characters",
+        "uk": "ім'я користувача має від {min} до {max} символів",
     },
     "server.name_spaces": {
         "en": "a user name may not hold two spaces in a row",

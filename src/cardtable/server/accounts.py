@@ -56,7 +56,7 @@ __all__ = [
 
 #: Longest user name, in characters (after normalisation).
 NAME_MAX = 24
-#: Longest guest's display name (the protocol's ``DisplayName``).
+#: Longest guest's display name (the protocol's ``DisplayName``; at least 1 character).
 GUEST_NAME_MAX = 32
 #: Shortest and longest password, in characters.
 PASSWORD_MIN = 8
@@ -176,7 +176,7 @@ def _script(char: str) -> str | None:
     return unicodedata.name(char, "UNKNOWN").split(" ", 1)[0]
 
 
-def check_name(raw: str, longest: int = NAME_MAX) -> str:
+def check_name(raw: str, longest: int = NAME_MAX, shortest: int = 2) -> str:
     """The user name to store for ``raw`` (NFKC, outer spaces gone), or :class:`NameError_`.
 
     >>> check_name("  Olena ")
@@ -191,8 +191,8 @@ def check_name(raw: str, longest: int = NAME_MAX) -> str:
         if category in ("Cf", "Cc", "Cs", "Co", "Cn", "Zl", "Zp") or category.startswith("M"):
             raise NameError_("name_invisible", "a user name may not hold invisible characters")
     name = unicodedata.normalize("NFKC", raw).strip()
-    if not 2 <= len(name) <= longest:
-        raise NameError_("name_length", f"a user name has 2 to {longest} characters")
+    if not shortest <= len(name) <= longest:
+        raise NameError_("name_length", f"a user name has {shortest} to {longest} characters")
     key = skeleton(name)
     if key.startswith(_RESERVED_PREFIXES) or name_key(name).startswith(_RESERVED_PREFIXES):
         raise NameError_("name_reserved", "names starting with Bot are kept for the bots")

@@ -235,7 +235,9 @@ async def register(
     try:
         name = check_name(credentials.name)
     except NameError_ as exc:
-        raise _error(422, exc.code, exc.message, name=credentials.name, max=NAME_MAX) from None
+        raise _error(
+            422, exc.code, exc.message, name=credentials.name, min=2, max=NAME_MAX
+        ) from None
     digest = await _new_hash(credentials.password)
     try:
         account = await hub.storage.awrite(account_store.create_account(name, digest))

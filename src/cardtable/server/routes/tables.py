@@ -242,7 +242,7 @@ async def guest_name(hub: Hub, raw: str) -> str:
     labels; 422), and not an account's name nor confusable with one (409), so that
     no guest passes for an account, a bot or a spectator."""
     try:
-        name = check_name(raw, longest=GUEST_NAME_MAX)
+        name = check_name(raw, longest=GUEST_NAME_MAX, shortest=1)
     except NameError_ as exc:
         raise name_refused(422, exc.code, raw) from None
     if await hub.storage.aread(name_owner(name)) is not None:
@@ -252,7 +252,7 @@ async def guest_name(hub: Hub, raw: str) -> str:
 
 def name_refused(status: int, code: str, name: str) -> HubError:
     """A guest's name refused with ``code`` (its text from messages.py)."""
-    params = {"name": name, "max": GUEST_NAME_MAX}
+    params = {"name": name, "min": 1, "max": GUEST_NAME_MAX}
     return HubError(status, code, render(f"server.{code}", params), params)
 
 
