@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test test-busy lint typecheck bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ run: $(APP_STAMP)
 ## test: lint, type-check the engine, run the whole suite
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q || test $$? -eq 5  # 5: no tests collected
+
+## test-busy: `make test` beside a CPU hog (one spinning process per core, stopped by
+## the script on every way out); prints the load average seen and the time taken.
+## ROUNDS=3 runs it three times in a row.
+ROUNDS ?= 1
+test-busy: $(STAMP)
+	$(BIN)/python scripts/busy.py --rounds $(ROUNDS) -- $(MAKE) --no-print-directory test
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

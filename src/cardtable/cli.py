@@ -553,7 +553,17 @@ train_app = typer.Typer(
 )
 app.add_typer(train_app, name="train")
 
-TrainMinutes = Annotated[float, typer.Option(help="Wall-clock minutes to train (this run).")]
+TrainMinutes = Annotated[
+    float | None,
+    typer.Option(help="Wall-clock minutes to train (this run); 30 when --steps is not given."),
+]
+TrainSteps = Annotated[
+    int | None,
+    typer.Option(
+        help="Train this many decisions instead of for minutes (rounded up to whole "
+        "rollouts of 1,024): the same seed then gives the same policy on any machine."
+    ),
+]
 TrainSeed = Annotated[int, typer.Option(help="Seed of the network, the deals and the bots.")]
 TrainOut = Annotated[
     Path, typer.Option("--out", help="Folder for the checkpoints, progress and curve.png.")
@@ -579,7 +589,8 @@ def _train(game: str, **kwargs: Any) -> None:
 
 @train_app.command("candidate", cls=_Command)
 def train_candidate(
-    minutes: TrainMinutes = 30.0,
+    minutes: TrainMinutes = None,
+    steps: TrainSteps = None,
     seed: TrainSeed = 0,
     output: TrainOut = Path("train-candidate"),
     resume: TrainResume = False,
@@ -592,6 +603,7 @@ def train_candidate(
     _train(
         "candidate",
         minutes=minutes,
+        steps=steps,
         seed=seed,
         out=output,
         resume=resume,
@@ -603,7 +615,8 @@ def train_candidate(
 
 @train_app.command("spy", cls=_Command)
 def train_spy(
-    minutes: TrainMinutes = 30.0,
+    minutes: TrainMinutes = None,
+    steps: TrainSteps = None,
     seed: TrainSeed = 0,
     output: TrainOut = Path("train-spy"),
     resume: TrainResume = False,
@@ -616,6 +629,7 @@ def train_spy(
     _train(
         "spy",
         minutes=minutes,
+        steps=steps,
         seed=seed,
         out=output,
         resume=resume,

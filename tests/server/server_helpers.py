@@ -33,6 +33,21 @@ from cardtable.table import Pacing
 HERE = Path(__file__).parent
 
 
+class StepClock:
+    """A server's clock (``create_app(clock=...)``, the Hub's) that moves only when the
+    test moves it: the times a table records are the ones the test chose, however slowly
+    the machine runs. Fit for tables whose bots and counts need no time to pass."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -143,7 +158,12 @@ class ServerProcess:
                 self.proc.wait()
 
 
-def wait_healthy(base: str, timeout: float = 30.0, proc: Any = None) -> None:
+#: How long a client waits for a message or a server to start at most: a guard that only
+#: a broken server reaches (a busy machine is slow, never this slow).
+GUARD = 120.0
+
+
+def wait_healthy(base: str, timeout: float = GUARD, proc: Any = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
@@ -166,7 +186,7 @@ class Client:
         self.token = token
         self._stack = contextlib.ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
-            connect(self.url, max_size=2**22, open_timeout=10)
+            connect(self.url, max_size=2**22, open_timeout=GUARD)
         )
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
@@ -179,7 +199,7 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    def recv(self, timeout: float = GUARD) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
         self.raw.append(text)
@@ -192,7 +212,7 @@ class Client:
         return message
 
     def wait_for(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = GUARD
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
@@ -305,9 +325,15 @@ def play_first_moves(players: Sequence[Client]) -> None:
         client.move(client.state["legal_moves"][0])
 
 
-def fake_server_thread(db: Path, settings: Settings, bots: Any = None) -> ServerThread:
+def fake_server_thread(
+    db: Path,
+    settings: Settings,
+    bots: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> ServerThread:
     """A started server on the SQLite file ``db`` hosting the fake games (their bots,
-    or the bot maker ``bots``)."""
+    or the bot maker ``bots``; its tables' time from ``clock``: a :class:`StepClock`
+    for a test that moves time itself)."""
     from server_fakegame import fake_bots, fake_games
 
     app = create_app(
@@ -316,6 +342,7 @@ def fake_server_thread(db: Path, settings: Settings, bots: Any = None) -> Server
         bots=bots or fake_bots,
         settings=settings,
         static_dir=None,
+        clock=clock,
     )
     return ServerThread(app).start()
 

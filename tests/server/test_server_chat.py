@@ -3,18 +3,46 @@
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import httpx
-from server_helpers import Api, Client, ServerProcess, ServerThread, clients
+import pytest
+from server_helpers import (
+    Api,
+    Client,
+    ServerProcess,
+    ServerThread,
+    StepClock,
+    clients,
+    fake_server_thread,
+    fast_settings,
+)
 from test_server_accounts import PASSWORD, WEB, fresh_name
 from websockets.sync.client import connect
 
 from cardtable.server.chat import BURST, KEEP, MAX_CHARS, SECONDS, ChatRoom, clean
 from cardtable.server.core import Peer
 from cardtable.server.protocol import SERVER_MESSAGE, ChatLine
+
+
+@pytest.fixture(scope="module")
+def chat_clock() -> StepClock:
+    """The chat server's clock: a bucket fills when a test moves it, never because the
+    machine was slow (or fast)."""
+    return StepClock()
+
+
+@pytest.fixture(scope="module")
+def fake_server(
+    tmp_path_factory: pytest.TempPathFactory, chat_clock: StepClock
+) -> Iterator[ServerThread]:
+    """The test games on a server whose tables' time is :func:`chat_clock`."""
+    db = tmp_path_factory.mktemp("db") / "chat.db"
+    server = fake_server_thread(db, fast_settings(), chat_clock)
+    yield server
+    server.stop()
 
 
 def say(client: Client, text: str, **extra: Any) -> dict[str, Any]:
@@ -74,7 +102,7 @@ def test_the_server_stamps_who_said_it_and_keeps_the_channels_apart(api: Api) ->
             assert len(dan.hello()["chat"]) == 4
 
 
-def test_a_line_is_length_limited_cleaned_and_kept_as_text(api: Api) -> None:
+def test_a_line_is_length_limited_cleaned_and_kept_as_text(api: Api, chat_clock: StepClock) -> None:
     table_id, tokens = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 6})
     with clients(api.base, table_id, [tokens[0]]) as (ann,):
         ann.send({"type": "chat", "text": "too early"})
@@ -85,15 +113,17 @@ def test_a_line_is_length_limited_cleaned_and_kept_as_text(api: Api) -> None:
         assert long["message_id"] == "server.chat_too_long"
         assert long["params"] == {"limit": MAX_CHARS, "length": MAX_CHARS + 1}
         assert say(ann, "x" * MAX_CHARS)["line"]["text"] == "x" * MAX_CHARS
-        time.sleep(2.1)  # one more line in the bucket
+        chat_clock.advance(SECONDS)  # one more line in the bucket
         assert say(ann, "\x00\x07 \u202e\x1b")["code"] == "chat_empty"
-        time.sleep(2.1)
+        chat_clock.advance(SECONDS)
         markup = '<script>alert("x")</script>\x00\u202e &amp;\nok'
         assert say(ann, markup)["line"]["text"] == '<script>alert("x")</script> &amp; ok'
         assert clean(markup) == '<script>alert("x")</script> &amp; ok'
 
 
-def test_each_connection_is_rate_limited(api: Api) -> None:
+def test_each_connection_is_rate_limited(api: Api, chat_clock: StepClock) -> None:
+    """BURST lines at once, then one per SECONDS: the clock stands still while the lines
+    go, so the last is refused however slowly they are sent."""
     table_id, tokens = api.seat_players("fake", ["Ann", "Bob"], options={"hand": 6})
     with clients(api.base, table_id, tokens) as (ann, bob):
         ann.hello()
@@ -111,7 +141,9 @@ def test_each_connection_is_rate_limited(api: Api) -> None:
             assert bob.move(bob.state["legal_moves"][0])["type"] == "ack"
         # The refused line reached nobody.
         assert "line 5" not in [x["text"] for x in heard(bob)]
-        time.sleep(2.1)
+        chat_clock.advance(SECONDS / 2)  # half a line in the bucket
+        assert say(ann, "not yet")["code"] == "chat_rate_limited"
+        chat_clock.advance(SECONDS / 2)
         assert say(ann, "after a pause")["type"] == "chat"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import time
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec
 
@@ -70,16 +71,26 @@ def candidate_app(
     return CandidateApp(driver, lang=lang, save=save)  # type: ignore[arg-type]
 
 
+#: How long :func:`settle` waits for a bot's move at most: only a broken app takes this
+#: long (the bot moves at once; a busy machine may only run the app's timer late).
+SETTLE_GUARD = 120.0
+
+
 async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
     """Wait until the bot (if it has the move) has moved and the screen is quiet (or
-    the table pauses after a deal: nobody moves until the people go on)."""
+    the table pauses after a deal: nobody moves until the people go on).
+
+    The app moves the bot from a timer, so this waits for the condition, however many
+    looks it takes, not for a count of looks that a busy machine may outrun."""
     await pilot.pause()
-    for _ in range(500):
+    deadline = time.monotonic() + SETTLE_GUARD
+    while True:
         await app.workers.wait_for_complete()
         await pilot.pause()
         if not app.driver.bot_to_move or app.driver.paused:
             return
-    raise AssertionError("the bot never moved")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the bot never moved in {SETTLE_GUARD:.0f} s")
 
 
 async def reach_play(pilot: Pilot[None], app: CandidateApp) -> None:

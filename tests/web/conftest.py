@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, WebServer, failing_on_bot_errors
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, GuardedBrowser, WebServer, failing_on_bot_errors
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -44,7 +44,8 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's chromium, headless (never a downloaded browser)."""
+    """Debian's chromium, headless (never a downloaded browser); its pages wait as long
+    as a busy machine needs (:class:`web_helpers.GuardedBrowser`)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run the browser tests")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -54,7 +55,7 @@ def browser() -> Iterator[Any]:
         chromium = pw.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
-        yield chromium
+        yield GuardedBrowser(chromium)
         chromium.close()
 
 

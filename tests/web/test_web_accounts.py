@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from server_helpers import Client  # the table protocol, as a non-browser client
 from test_web_candidate import choose, legal_moves, make_move, version
-from web_helpers import WebServer
+from web_helpers import GUARD, WebServer
 
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -60,7 +60,7 @@ def rated_game_against_a_bot(base: str, auth: dict[str, str]) -> str:
     rng = random.Random(7)
     try:
         player.hello()
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
         while time.monotonic() < deadline:
             player.drain(0.02)
             state = player.state
@@ -199,7 +199,7 @@ def test_two_accounts_play_a_rated_deal_in_their_browsers(
         page.click("form.joinform button[type=submit]")
         page.wait_for_selector("#main[data-status]")
     pages[1].wait_for_selector(".seatchip .flags:has-text('обліковий запис')")
-    deadline = time.monotonic() + 180  # a guard against a hang, not a speed goal
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     played = 0
     while pages[0].get_attribute("#main", "data-status") != "finished":
         assert time.monotonic() < deadline, f"the rated deal did not finish ({played} moves)"

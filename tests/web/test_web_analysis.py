@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import WebServer, create_table
+from web_helpers import GUARD, WebServer, create_table
 
 from cardtable.bots.review import ReviewBudget
 from cardtable.glossary import forbidden_words
@@ -47,7 +47,7 @@ def finished_game(base: str, game: str, options: dict[str, Any], seed: int) -> s
     """Two easy bots play a game to its end; its id."""
     bots = [{"type": "bot", "level": "easy"}] * 2
     table_id: str = create_table(base, game, options, bots, seed=seed)["table"]["id"]
-    deadline = time.monotonic() + 60  # a guard against a hang, not a speed goal
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while httpx.get(f"{base}/api/tables/{table_id}").json()["status"] != "finished":
         assert time.monotonic() < deadline
         time.sleep(0.1)
@@ -70,7 +70,7 @@ def analyse(page: Any, base: str, table_id: str) -> None:
     page.goto(f"{base}/replay/{table_id}")
     page.wait_for_selector(".analysis[data-status='none']")
     page.click("button[data-key='analyse']")
-    page.wait_for_selector(".analysis[data-status='done'] .evalgraph svg .line", timeout=60_000)
+    page.wait_for_selector(".analysis[data-status='done'] .evalgraph svg .line")
 
 
 def test_candidate_analysis_board_graph_marks_and_better_move(

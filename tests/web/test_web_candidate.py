@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import GUARD, WebServer, create_table, join_by_invite
 
 
 def legal_moves(page: Any) -> list[str]:
@@ -60,7 +60,7 @@ def test_two_browsers_play_a_whole_candidate_deal_and_replay_it(
 
     played = 0
     took_shot = False
-    deadline = time.monotonic() + 120  # a guard against a hang, not a speed goal
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while ann.get_attribute("#main", "data-status") != "finished":
         assert time.monotonic() < deadline, f"the deal did not finish in time ({played} moves)"
         mover = next((p for p in (ann, bob) if legal_moves(p)), None)

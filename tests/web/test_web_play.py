@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import WebServer, create_table, join_by_invite
+from web_helpers import GUARD, StepClock, WebServer, create_table, join_by_invite
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -34,6 +34,25 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     )
     server = WebServer(create_app(f"sqlite:///{db}", settings=settings)).start()
     yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def stepped_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[WebServer, StepClock]]:
+    """A server whose tables' clock moves only when the test moves it (no bots, no
+    count): race times in its records are exact however busy the machine is."""
+    db = tmp_path_factory.mktemp("steppedweb") / "web.db"
+    settings = Settings(
+        pacing=Pacing(turn_delay=0.05, segment_pause=0.0, start_count=0.0),
+        bot_processes=0,
+        keep_finished_seconds=60.0,
+        allow_client_seeds=True,
+    )
+    clock = StepClock()
+    server = WebServer(create_app(f"sqlite:///{db}", settings=settings, clock=clock)).start()
+    yield server, clock
     server.stop()
 
 
@@ -76,13 +95,12 @@ def legal(page: Any) -> list[str]:
     return list(json.loads(page.get_attribute(".board.candidate", "data-legal") or "[]"))
 
 
-def my_turn(page: Any, timeout: float = 15_000) -> list[str]:
+def my_turn(page: Any) -> list[str]:
     page.wait_for_function(
         "() => { const b = document.querySelector('.board.candidate');"
         " return (b && JSON.parse(b.dataset.legal || '[]').length > 0)"
         " || document.querySelector('#main').dataset.status === 'finished'"
-        " || !document.querySelector('.pausepanel').hidden; }",
-        timeout=timeout,
+        " || !document.querySelector('.pausepanel').hidden; }"
     )
     return legal(page)
 
@@ -104,8 +122,8 @@ def quick_choice(moves: list[str]) -> str:
     return max(plays, key=len) if plays else moves[0]
 
 
-def play_until(page: Any, done: Any, limit: float = 60) -> None:
-    deadline = time.monotonic() + limit
+def play_until(page: Any, done: Any) -> None:
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while not done():
         assert time.monotonic() < deadline, "the position was not reached in time"
         moves = my_turn(page)
@@ -157,7 +175,7 @@ def test_move_list_fills_live_in_words_and_the_replay_captions_moves(
     assert log.count() == 1
     counts = []
     last_seen = ""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while page.get_attribute("#main", "data-status") != "finished":
         assert time.monotonic() < deadline
         moves = my_turn(page)
@@ -296,7 +314,7 @@ def test_run_out_clock_is_said_plainly_and_bot_clocks_stand_still(
     assert "low" in (page.get_attribute(".sideclock[data-seat='0']", "class") or "")
     assert "running" not in (page.get_attribute(".sideclock[data-seat='1']", "class") or "")
     # Ann does nothing: her clock runs out and the computer moves for her.
-    page.wait_for_selector(".clocknote:not([hidden])", timeout=20_000)
+    page.wait_for_selector(".clocknote:not([hidden])")
     note = page.inner_text(".clocknote")
     assert "Your time ran out" in note, note
     assert "computer" in note, note
@@ -308,7 +326,7 @@ def test_run_out_clock_is_said_plainly_and_bot_clocks_stand_still(
     page.wait_for_selector(".seatchip.me.offline")
     assert "offline" in page.inner_text(".seatchip.me")
     assert page.locator(".clock.running").count() == 0
-    page.wait_for_selector(".seatchip.me:not(.offline)", timeout=10_000)
+    page.wait_for_selector(".seatchip.me:not(.offline)")
     assert page.errors == []
     page.context.close()
 
@@ -356,7 +374,7 @@ def test_deal_summary_stays_until_the_person_continues_c13(
 ) -> None:
     page = open_page(browser, lang="en")
     table_id = against_bot(web_server.base, page, deals=2, seed=13)
-    play_until(page, lambda: page.is_visible(".pausepanel"), limit=90)
+    play_until(page, lambda: page.is_visible(".pausepanel"))
     page.wait_for_selector(".dealsummary")
     # The pause is 0.5 s, yet the summary waits for Ann, with no countdown to race.
     page.wait_for_timeout(1500)
@@ -384,7 +402,7 @@ def test_two_people_each_see_their_move_list_without_the_others_cards(
     join_by_invite(ann, web_server.base, created["invites"][0]["link"], "Ann")
     join_by_invite(bob, web_server.base, created["invites"][1]["link"], "Bob")
     drawn = 0
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while ann.get_attribute("#main", "data-status") != "finished" and drawn < 2:
         assert time.monotonic() < deadline
         mover = next((p for p in (ann, bob) if legal(p)), None)
@@ -413,15 +431,19 @@ def test_two_people_each_see_their_move_list_without_the_others_cards(
 
 
 def test_spy_replay_captions_moves_in_words_with_their_race_time(
-    web_server: WebServer, browser: Any, shots: Path
+    stepped_server: tuple[WebServer, StepClock], browser: Any, shots: Path
 ) -> None:
+    """The captions' race times are the ones the table recorded: the server's clock
+    stands still but for the 75 s the test moves it before the resigns (a time that the
+    moves' storage times, seconds apart, could not give)."""
+    server, clock = stepped_server
     created = create_table(
-        web_server.base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "open"}], seed=5
+        server.base, "spy", {"rounds": 1}, [{"type": "open"}, {"type": "open"}], seed=5
     )
     table_id = created["table"]["id"]
     ann, bob = open_page(browser), open_page(browser, lang="uk")
-    join_by_invite(ann, web_server.base, created["invites"][0]["link"], "Ann")
-    join_by_invite(bob, web_server.base, created["invites"][1]["link"], "Bob")
+    join_by_invite(ann, server.base, created["invites"][0]["link"], "Ann")
+    join_by_invite(bob, server.base, created["invites"][1]["link"], "Bob")
     # The race on (after the table's start count, S17): an update that is not the
     # move's own (a seat connecting, the count's "go") would pass for its answer.
     for page in (ann, bob):
@@ -429,12 +451,12 @@ def test_spy_replay_captions_moves_in_words_with_their_race_time(
     ann.wait_for_function("window.cardtableConnection.state.legal_moves.includes('0 turn')")
     for _ in range(2):
         move_by_wire(ann, "turn")
-    ann.wait_for_timeout(1100)  # a race time of at least one second for the resign
+    clock.advance(75.0)  # the resigns come at 1:15 of the race
     for page in (ann, bob):
         move_by_wire(page, "resign")
     ann.wait_for_selector("#main[data-status='finished']")
-    bob.goto(f"{web_server.base}/replay/{table_id}")
-    bob.wait_for_selector(".replaybar, .error", timeout=5000)
+    bob.goto(f"{server.base}/replay/{table_id}")
+    bob.wait_for_selector(".replaybar, .error")
     assert not bob.is_visible(".error"), bob.inner_text("#main")
     bob.click("button[data-step='next']")
     caption = bob.inner_text(".replaymove")
@@ -443,10 +465,10 @@ def test_spy_replay_captions_moves_in_words_with_their_race_time(
     bob.keyboard.press("End")
     caption = bob.inner_text(".replaymove")
     assert "Bob здається в раунді" in caption, caption
-    assert "на 0:01" in caption, caption
+    assert "на 1:15" in caption, caption
     log = bob.locator(".movelist [role='log']")
     assert log.locator(".move").count() == 4
-    assert "0:01" in log.locator(".move").last.inner_text()
+    assert "1:15" in log.locator(".move").last.inner_text()
     bob.screenshot(path=str(shots / "replay-spy-uk.png"), full_page=True)
     for page in (ann, bob):
         assert page.errors == []

@@ -93,9 +93,7 @@ def test_a_cancelled_seek_vanishes_and_a_lone_player_is_offered_bots(
     dan.wait_for_selector(".seeklist li[data-seek]")
     cat.click("button[data-action=seek-cancel]")
     assert httpx.get(base + "/api/seeks").json() == []
-    dan.wait_for_function(
-        "document.querySelector('.seeklist li[data-seek]') === null", timeout=8000
-    )
+    dan.wait_for_function("document.querySelector('.seeklist li[data-seek]') === null")
     # Alone in the queue: after the time-out the offer to play against bots.
     play_now(cat, "Катря", game="spy")
     cat.wait_for_selector("button[data-action=seek-bots]")

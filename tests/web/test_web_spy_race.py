@@ -45,7 +45,7 @@ def race_seconds(page: Any) -> int:
 
 
 def wait_racing(page: Any) -> None:
-    page.wait_for_selector(".board.spy .startcount", state="detached", timeout=15_000)
+    page.wait_for_selector(".board.spy .startcount", state="detached")
     page.wait_for_function(
         "JSON.parse(document.querySelector('.board.spy').dataset.legal).includes('turn')"
     )

@@ -18,16 +18,46 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: How long a browser test waits for a page (Playwright's waits, in ms) or for a game it
+#: watches (:data:`GUARD`, in s) at most. Only a broken page or server takes this long;
+#: a busy machine takes longer than a quiet one, so these are guards, never speed goals.
+WAIT_MS = 120_000
+GUARD = 300.0
+
+
+class GuardedBrowser:
+    """A Playwright browser whose every new context waits up to :data:`WAIT_MS` (not
+    Playwright's 30 s) for a selector, a function, a navigation or a click."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(WAIT_MS)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 # The server suite's loopback runner serves here too (the web client is part of the app).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerThread as WebServer  # noqa: E402
-from server_helpers import failing_on_bot_errors, free_port  # noqa: E402
+from server_helpers import StepClock, failing_on_bot_errors, free_port  # noqa: E402
 
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "GUARD",
+    "WAIT_MS",
+    "GuardedBrowser",
+    "StepClock",
     "WebServer",
     "create_table",
     "failing_on_bot_errors",

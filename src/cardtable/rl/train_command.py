@@ -14,13 +14,17 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardtable.errors import BadOptions
 
-__all__ = ["run_train_command"]
+__all__ = ["DEFAULT_MINUTES", "run_train_command"]
+
+#: A run's wall clock when neither ``--minutes`` nor ``--steps`` is given.
+DEFAULT_MINUTES = 30.0
 
 
 def run_train_command(
     game: str,
     *,
-    minutes: float,
+    minutes: float | None,
+    steps: int | None = None,
     seed: int,
     out: Path,
     resume: bool,
@@ -29,9 +33,14 @@ def run_train_command(
     quiet: bool,
     stderr: Console,
 ) -> None:
-    """Train (or continue training) a ``game`` policy into ``out`` for ``minutes``."""
-    if minutes <= 0:
+    """Train (or continue training) a ``game`` policy into ``out`` for ``minutes`` of
+    wall clock (30 when neither is given) or for ``steps`` decisions."""
+    if minutes is not None and steps is not None:
+        raise BadOptions("give --minutes or --steps, not both")
+    if minutes is not None and minutes <= 0:
         raise BadOptions(f"--minutes must be positive, got {minutes}")
+    if steps is not None and steps < 1:
+        raise BadOptions(f"--steps must be at least 1 decision, got {steps}")
     if eval_every < 1:
         raise BadOptions(f"--eval-every must be at least 1 decision, got {eval_every}")
     if eval_pairs < 1:
@@ -55,20 +64,28 @@ def run_train_command(
         disable=quiet,
     )
     config = TrainConfig(
-        game, seed=seed, minutes=minutes, eval_every=eval_every, eval_pairs=eval_pairs
+        game,
+        seed=seed,
+        minutes=DEFAULT_MINUTES if minutes is None else minutes,
+        steps=steps,
+        eval_every=eval_every,
+        eval_pairs=eval_pairs,
     )
     with progress:
-        task = progress.add_task("train", total=minutes, steps=0, score="")
+        # The bar fills with the budget: minutes, or decisions in a run given --steps.
+        total = config.minutes if steps is None else float(steps)
+        task = progress.add_task("train", total=total, steps=0, score="")
         started: list[float] = []
 
-        def show(steps: int, done: float, point: CurvePoint | None) -> None:
+        def show(made: int, done: float, point: CurvePoint | None) -> None:
+            spent = done if steps is None else float(made)
             if not started:
-                started.append(done)
-            if point is None:
-                progress.update(task, completed=done - started[0], steps=steps)
-                return
-            score = f"vs random {100 * point.vs_random:.0f}%, greedy {100 * point.vs_greedy:.0f}%"
-            progress.update(task, completed=done - started[0], steps=steps, score=score)
+                started.append(spent)
+            progress.update(task, completed=spent - started[0], steps=made)
+            if point is not None:
+                score = f"vs random {100 * point.vs_random:.0f}%, "
+                score += f"greedy {100 * point.vs_greedy:.0f}%"
+                progress.update(task, score=score)
 
         trainer = Trainer(config, out, resume=resume, on_progress=show)
         result = trainer.run()

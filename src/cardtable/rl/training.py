@@ -26,6 +26,10 @@ counts as the move limit); the point is the agent's share of the decided deals.
 **Files** in the output directory: ``policy.pt`` (the bot: ``learned:DIR``),
 ``model.zip`` (the whole learner with its optimiser, for ``--resume``),
 ``progress.json`` (decisions so far, minutes, the curve) and ``curve.png``.
+
+**Budget**: a run trains for ``minutes`` of wall clock, or, given ``steps``, for that many
+decisions whatever the time (rounded up to whole rollouts of ``envs * n_steps``), so the
+same seed and steps give the same policy on a quiet machine and on a busy one.
 """
 
 from __future__ import annotations
@@ -88,7 +92,7 @@ _OPTIONS: dict[str, dict[str, Any]] = {"candidate": {"decks": 1}, "spy": {}}
 HIDDEN = (128, 128)
 #: Candidate's training opponents and how often each sits (per episode).
 OPPONENTS = (("greedy", 2 / 3), ("random", 1 / 3))
-#: The learning rate falls linearly over each run's minutes, from the first to the second.
+#: The learning rate falls linearly over each run's budget, from the first to the second.
 LEARNING_RATE = (3e-4, 3e-5)
 REWARD_SCALE = 100.0
 #: Legal moves offered to the agent at most (a one-deck position has had at most 65).
@@ -103,6 +107,8 @@ class TrainConfig:
     game: str
     seed: int = 0
     minutes: float = 30.0
+    #: Decisions to train in this run instead of ``minutes`` (None: train for the minutes).
+    steps: int | None = None
     eval_every: int = 20_000
     eval_pairs: int = 50
     envs: int = 8
@@ -442,8 +448,8 @@ def export_actor(model: MaskablePPO, game: str) -> Actor:
 
 
 class _Decay:
-    """The learning rate: linear in :attr:`done`, the share of the run's minutes gone
-    (set by the trainer; SB3's own progress counts steps, unknown in a timed run)."""
+    """The learning rate: linear in :attr:`done`, the share of the run's budget gone
+    (minutes or decisions; set by the trainer, as SB3's own progress knows no minutes)."""
 
     def __init__(self) -> None:
         self.done = 0.0
@@ -464,7 +470,7 @@ def _env_maker(game: str, seed: int, index: int) -> Callable[[], gymnasium.Env[A
 
 
 class _Stop(BaseCallback):
-    """Stops at the time limit and evaluates every ``eval_every`` decisions."""
+    """Stops at the time limit (a timed run) and evaluates every ``eval_every`` decisions."""
 
     def __init__(self, trainer: Trainer) -> None:
         super().__init__()
@@ -489,6 +495,8 @@ class Trainer:
             raise BadOptions(f"unknown game {config.game!r}: expected one of {', '.join(GAMES)}")
         if config.minutes <= 0:
             raise BadOptions(f"--minutes must be positive, got {config.minutes}")
+        if config.steps is not None and config.steps < 1:
+            raise BadOptions(f"--steps must be at least 1 decision, got {config.steps}")
         if config.eval_every < 1 or config.eval_pairs < 1:
             raise BadOptions("--eval-every and --eval-pairs must be at least 1")
         self.config = config
@@ -535,20 +543,26 @@ class Trainer:
         self._minutes_before = self.progress.minutes
         self._next_eval = (self.progress.steps // config.eval_every + 1) * config.eval_every
         self._deadline = 0.0
+        self._first_step = 0  # the decisions made before this run: set by run()
 
     def minutes(self) -> float:
         """Training minutes so far, this run and the ones resumed."""
         return self._minutes_before + (time.monotonic() - self._started) / 60.0
 
     def run(self) -> Progress:
-        """Train until the time is up; evaluate, save and plot on the way and at the end."""
+        """Train until the time or the steps are up; evaluate, save and plot on the way
+        and at the end."""
         self.out.mkdir(parents=True, exist_ok=True)
         self._started = time.monotonic()
         self._deadline = self._started + self.config.minutes * 60.0
+        self._first_step = int(self.model.num_timesteps)
         if not self.progress.curve:
             self.evaluate(self.progress.steps)
+        # With a steps budget SB3 counts it (added to the decisions so far, as
+        # reset_num_timesteps is off) and finishes the rollout it is in; a timed run stops
+        # from the callback.
         self.model.learn(
-            total_timesteps=10**12,
+            total_timesteps=10**12 if self.config.steps is None else self.config.steps,
             callback=_Stop(self),
             reset_num_timesteps=False,
             progress_bar=False,
@@ -560,16 +574,20 @@ class Trainer:
         return self.progress
 
     def on_step(self, steps: int) -> bool:
-        """After every vector step: evaluate when due; False stops at the time limit."""
+        """After every vector step: evaluate when due; False stops at the time limit
+        (never in a run with a steps budget, which SB3 ends)."""
         now = time.monotonic()
-        self._decay.done = (now - self._started) / (self._deadline - self._started)
+        if self.config.steps is not None:
+            self._decay.done = (steps - self._first_step) / self.config.steps
+        else:
+            self._decay.done = (now - self._started) / (self._deadline - self._started)
         if steps >= self._next_eval:
             self._next_eval += self.config.eval_every
             self.evaluate(steps)
             self.save(steps)
         elif self.on_progress is not None and steps % 64 < self.config.envs:
             self.on_progress(steps, self.minutes(), None)
-        return now < self._deadline
+        return self.config.steps is not None or now < self._deadline
 
     def evaluate(self, steps: int) -> CurvePoint:
         """One point of the curve (module docstring)."""

@@ -8,6 +8,7 @@ present in ``static/`` beside this module, is served at ``/``.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
@@ -47,12 +48,15 @@ def create_app(
     bots: BotMaker = registry_bot,
     settings: Settings | None = None,
     static_dir: Path | None = STATIC_DIR,
+    clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The server application for the database at ``db_url``.
 
     ``games`` defaults to every game of the registry and ``bots`` to the registry's bots;
-    tests pass their own. Storage is opened (and migrated) and unfinished tables resumed
-    when the application starts, before ``/api/health`` answers.
+    tests pass their own, and a ``clock`` (the tables' time in seconds, the
+    :class:`~cardtable.server.runtime.Hub`'s) that moves only when they move it. Storage
+    is opened (and migrated) and unfinished tables resumed when the application starts,
+    before ``/api/health`` answers.
     """
 
     @contextlib.asynccontextmanager
@@ -65,7 +69,7 @@ def create_app(
         )
         app.state.shared = shared
         storage = Storage(db_url)
-        hub = Hub(storage, games, bots, settings)
+        hub = Hub(storage, games, bots, settings, clock=clock)
         if hub.cluster is not None:
             hub.cluster.app = app
             hub.cluster.timing = app.state.move_timing

@@ -58,6 +58,8 @@ class MoveRow(Base):
     move_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     source: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: In a race, the seconds the round's race had run when the table took the move.
+    race_time: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class AccountRow(Base):

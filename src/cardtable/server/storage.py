@@ -116,7 +116,8 @@ class StoredTable:
 
     row: dict[str, Any]
     moves: list[MoveEntry]
-    #: When each move was stored (a replay shows a race move's time in its round).
+    #: When each move was stored (a replay counts a race move's time from these when
+    #: the move has no recorded ``time``: one stored before they were kept).
     times: list[datetime] = field(default_factory=list)
 
     def restore(
@@ -287,6 +288,7 @@ class Storage:
             "move": entry.move,
             "move_id": entry.move_id,
             "source": entry.source.value,
+            "race_time": entry.time,
         }
 
         def run(session: Session) -> None:
@@ -475,7 +477,10 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
     moves = session.scalars(
         select(MoveRow).where(MoveRow.table_id == row.id).order_by(MoveRow.version)
     ).all()
-    entries = [MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source)) for m in moves]
+    entries = [
+        MoveEntry(m.version, m.seat, m.move, m.move_id, Source(m.source), m.race_time)
+        for m in moves
+    ]
     return StoredTable(_row_dict(row), entries, [m.created_at for m in moves])
 
 

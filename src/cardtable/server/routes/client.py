@@ -237,8 +237,10 @@ def replay_steps(
     """The public view (and every hand) before the first move and after each move.
 
     The match is rebuilt exactly as the server restores a table: from its seed and its
-    stored moves, through the game's own match. In a race, with the moves' stored
-    ``times``, each move also carries ``time``: seconds since its round's first move.
+    stored moves, through the game's own match. In a race each move also carries
+    ``time``: the seconds its round's race had run, as the table recorded it
+    (``MoveEntry.time``). A move stored without one (before they were kept) counts from
+    the moves' stored ``times`` instead: seconds since its round's first move.
     """
     match = game.new_match(seed=seed, players=players, options=options)
     seats = range(match.seats)
@@ -253,7 +255,7 @@ def replay_steps(
             "hands": hands if any(h is not None for h in hands) else None,
         }
 
-    timed = game.info.realtime and len(times) == len(moves)
+    stamped = game.info.realtime and len(times) == len(moves)
     round_start: datetime | None = None
     steps = [step(None, None, [])]
     for i, entry in enumerate(moves):
@@ -261,11 +263,13 @@ def replay_steps(
         # The game is over and every hand is shown: each event as its mover saw it.
         events = [dict(e.seen_by(entry.seat)) for e in applied.events]
         steps.append(step(entry.seat, entry.move, events))
-        if timed:
+        if game.info.realtime and entry.time is not None:
+            steps[-1]["time"] = entry.time
+        elif stamped:
             round_start = round_start or times[i]
             steps[-1]["time"] = round((times[i] - round_start).total_seconds(), 1)
-            if applied.segment_ended:
-                round_start = None  # the next move starts the next round's race
+        if applied.segment_ended:
+            round_start = None  # the next move starts the next round's race
     return steps
 
 
