@@ -63,7 +63,9 @@ async def ratings(
     game: Annotated[str, Query(description="candidate or spy", max_length=32)],
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Leaderboard:
-    """The best openskill ratings of a game (by mu - 3·sigma), best first."""
+    """The best-rated accounts of a game: settled ratings first, then provisional ones,
+    each by the shown rating (docs/server.md); 422 for a game the server does not offer."""
+    hub.game(game)
     rows = await hub.storage.aread(lambda s: Storage.leaderboard(s, game, limit))
     return Leaderboard(game=game, entries=[RatingEntry(**r) for r in rows])
 

@@ -46,6 +46,11 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     The match starts when the last open seat is taken (at once when every seat is a bot).
     A rated table is for signed-in players only (403 for a guest).
 
+    ``hints`` says whether a seat may ask for a hint while the game runs; omitted, a
+    casual table allows them and a rated one does not (asking for hints at a rated
+    table is refused, 422). Whoever takes a seat agrees to the table's choice: the
+    invite page shows it before the seat is taken (docs/server.md, Fair play).
+
     With ``sit`` (the creator's name) and exactly one open seat — a game alone against
     bots — the creator takes that seat at once, through the same join as its invite
     (:func:`take_seat`), so the match starts without another request; ``seated`` holds
@@ -54,6 +59,10 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     check_client_seed(hub, request.seed, rated=request.rated)
     if request.rated and who is None:
         raise signed_out_rated()
+    if request.rated and request.hints:
+        raise HubError(
+            422, "rated_hints", "a rated table allows no hints: play it unrated for hints", {}
+        )
     tc = request.time_control
     host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
@@ -64,6 +73,7 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
             TimeControl(round(tc.initial * 1000), round(tc.increment * 1000)) if tc else None
         ),
         rated=request.rated,
+        hints=not request.rated if request.hints is None else request.hints,
         seed=request.seed,
         host_token=host_token,
     )
@@ -286,6 +296,7 @@ def finished_info(row: Mapping[str, Any]) -> TableInfo:
                 else None
             ),
             "rated": row["rated"],
+            "hints": bool(row["meta"].get("hints")),
             "rematch_of": row["rematch_of"],
             "rematch": row["meta"].get("rematch_id"),
         }
