@@ -182,6 +182,8 @@ class State(BaseModel):
     )
     result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
+    rated: bool = Field(default=False, description="A rated table (no help of any kind).")
+    hints: bool = Field(default=False, description="Its seats may ask for hints.")
 
 
 class Event(BaseModel):
@@ -609,6 +611,9 @@ class Leaderboard(BaseModel):
 
     game: str
     entries: list[RatingEntry]
+    provisional_games: int = Field(
+        description="Rated games after which a rating is no longer provisional."
+    )
 
 
 class OfferedGame(BaseModel):

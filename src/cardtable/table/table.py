@@ -701,6 +701,8 @@ class Table:
             if match is not None and self.status is Status.FINISHED
             else None,
             "rematch": self.rematch_id,
+            "rated": self.rated,
+            "hints": self.hints,
         }
 
     def _pause(self, now: float) -> dict[str, Any]:

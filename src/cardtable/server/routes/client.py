@@ -15,8 +15,8 @@ game's name.
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
-  ``/signin``, ``/account``, ``/player/{name}`` — the client's page, so its addresses
-  (the invite links among them) can be opened and reloaded.
+  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard`` — the client's page,
+  so its addresses (the invite links among them) can be opened and reloaded.
 """
 
 from __future__ import annotations
@@ -305,4 +305,5 @@ def pages(static_dir: Path | None) -> APIRouter:
     # Accounts (static/js/account.js).
     for path in ("/signup", "/signin", "/account", "/player/{name}"):
         router.add_api_route(path, page, methods=["GET"])
+    router.add_api_route("/leaderboard", page, methods=["GET"])  # static/js/leaderboard.js
     return router
