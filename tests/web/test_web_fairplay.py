@@ -1,6 +1,7 @@
 """Fair play in the browser: a rated table says so, shows no Hint and the server refuses
 one; a table against a bot offers it; signed-in players create tables without typing a
-name; the leaderboard page per game, on a desktop and a Ukrainian phone."""
+name; the leaderboard page per game, on a desktop and a Ukrainian phone; "Play now" for
+Spy shows one countdown at a time."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from typing import Any
 import httpx
 from sqlalchemy.orm import Session
 from test_web_accounts import context, sign_up
+from test_web_seek import lobbies, play_now
 from web_helpers import WebServer
 
 from cardtable.server.models import AccountRow, RatingRow
 from cardtable.server.ratings import Rating
+from cardtable.server.seeks import Seeks
 
 #: A hint asked for by the page itself, with its seat's saved token: the answer's
 #: status and detail.
@@ -168,3 +171,28 @@ def test_the_leaderboard_page_per_game(web_server: WebServer, browser: Any, shot
     assert not errors
     phone.context.close()
     desktop.close()
+
+
+def test_play_now_for_spy_shows_one_countdown(web_server: WebServer, browser: Any) -> None:
+    _, ann, bob = lobbies(web_server, browser, bots_after=300.0)
+    seeks: Seeks = web_server.app.state.seeks
+    window = seeks.window
+    seeks.window = 300.0  # nobody sits down during the test
+    try:
+        play_now(ann, "Ann", "spy")
+        ann.wait_for_selector(".seekstatus .seekline")
+        # Alone: the one countdown is the bots' offer.
+        assert "play against bots in" in ann.inner_text(".seekstatus")
+        play_now(bob, "Bob", "spy")
+        bob.wait_for_selector(".seekstatus .seekline:has-text('гра почнеться за')")
+        ann.wait_for_selector(".seekstatus .seekline:has-text('the game starts in')")
+        # Two waiting: the game's start is the countdown; no second one beside it.
+        assert "bots in" not in ann.inner_text(".seekstatus")
+        assert "ботами" not in bob.inner_text(".seekstatus")
+        for page in (ann, bob):
+            page.click("button[data-action=seek-cancel]")
+            assert not page.page_errors
+    finally:
+        seeks.window = window
+        ann.context.close()
+        bob.context.close()
