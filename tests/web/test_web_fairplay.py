@@ -20,6 +20,8 @@ from cardtable.server.models import AccountRow, RatingRow
 from cardtable.server.ratings import Rating
 from cardtable.server.seeks import Seeks
 
+WEB = {"X-Cardtable-Client": "test"}
+
 #: A hint asked for by the page itself, with its seat's saved token: the answer's
 #: status and detail.
 ASK_HINT = """async (tableId) => {
@@ -117,13 +119,15 @@ def rate_accounts(web_server: WebServer, game: str, people: dict[str, tuple[floa
     storage.write(write).result(timeout=10)
 
 
-def register(base: str, name: str) -> None:
+def register(base: str, name: str) -> dict[str, str]:
+    """A new account called ``name``: the Authorization header of its session."""
     made = httpx.post(
         base + "/api/account/register",
         json={"name": name, "password": "a long enough secret", "bearer": True},
-        headers={"X-Cardtable-Client": "test"},
+        headers=WEB,
     )
     assert made.status_code == 201, made.text
+    return {"Authorization": f"Bearer {made.json()['token']}"}
 
 
 def test_the_leaderboard_page_per_game(web_server: WebServer, browser: Any, shots: Path) -> None:
@@ -134,8 +138,7 @@ def test_the_leaderboard_page_per_game(web_server: WebServer, browser: Any, shot
         f"Bohdan{tag}": (27.5, 40),
         f"Newcomer{tag}": (36.0, 2),  # highest, but provisional: listed after the settled
     }
-    for name in people:
-        register(base, name)
+    heads = {name: register(base, name) for name in people}
     rate_accounts(web_server, "spy", people)
     desktop = context(browser)
     page = desktop.new_page()
@@ -168,6 +171,28 @@ def test_the_leaderboard_page_per_game(web_server: WebServer, browser: Any, shot
     phone.screenshot(path=str(shots / "leaderboard-uk-phone.png"), full_page=True)
     phone.goto(base + "/leaderboard?game=candidate")
     phone.wait_for_selector("[data-leaderboard=candidate] .lbbody p")
+    # The same label beside the player's name at a table and in the Play now list.
+    bohdan = f"Bohdan{tag}"
+    created = httpx.post(
+        base + "/api/tables",
+        json={"game": "spy", "seats": [{"type": "open"}] * 2},
+        headers=heads[bohdan],
+    ).json()
+    table_id = created["table"]["id"]
+    joined = httpx.post(
+        f"{base}/api/tables/{table_id}/join",
+        json={"invite": created["invites"][0]["code"], "name": "x"},
+        headers=heads[bohdan],
+    )
+    assert joined.status_code == 200, joined.text
+    phone.goto(f"{base}/watch/{table_id}")
+    badge = phone.wait_for_selector(".seatchip .ratingbadge")
+    assert badge.text_content() == shown[bohdan]
+    seek = httpx.post(base + "/api/seeks", json={"game": "spy"}, headers={**heads[bohdan], **WEB})
+    assert seek.status_code == 201, seek.text
+    page.goto(base + "/")
+    listed = page.wait_for_selector(f".seeklist li[data-seek='{seek.json()['seek']['id']}']")
+    assert shown[bohdan] in (listed.text_content() or "")
     assert not errors
     phone.context.close()
     desktop.close()
