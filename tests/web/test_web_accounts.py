@@ -118,7 +118,7 @@ def test_sign_up_sign_out_sign_in_and_see_the_profile(
     page.wait_for_selector(f"[data-profile] tr[data-table='{table_id}']")
     assert not page.query_selector(".ratingcard")
     assert "No rated games yet." in page.inner_text("[data-profile]")
-    page.screenshot(path=str(shots / "account-profile.png"), full_page=True)
+    page.screenshot(path=str(shots / "account-profile-bots-only.png"), full_page=True)
     page.click(f"tr[data-table='{table_id}'] a")
     page.wait_for_url(f"**/replay/{table_id}")
     # The profile in Ukrainian on a phone.
@@ -126,7 +126,6 @@ def test_sign_up_sign_out_sign_in_and_see_the_profile(
     phone.goto(f"{web_server.base}/player/{name}")
     phone.wait_for_selector(f"[data-profile] tr[data-table='{table_id}']")
     assert "Рейтингових ігор ще немає." in phone.inner_text("[data-profile]")
-    phone.screenshot(path=str(shots / "account-profile-uk-phone.png"), full_page=True)
     phone.goto(f"{web_server.base}/signup")
     phone.wait_for_selector("form[data-account=signup]")
     assert "Зареєструватися" in phone.inner_text("form[data-account=signup] h1")
@@ -234,6 +233,10 @@ def test_two_accounts_play_a_rated_deal_in_their_browsers(
     assert label.endswith("?")
     assert card.query_selector_all("svg.ratingchart circle")
     assert "1 рейтингова гра" in (card.text_content() or "")
+    pages[1].screenshot(path=str(shots / "account-profile-uk-phone.png"), full_page=True)
+    pages[0].goto(f"{base}/player/{names[0]}")
+    pages[0].wait_for_selector(".ratingcard[data-game=candidate] svg.ratingchart circle")
+    pages[0].screenshot(path=str(shots / "account-profile.png"), full_page=True)
     assert not errors
     for ctx in contexts:
         ctx.close()
