@@ -101,7 +101,7 @@ function joinForm(main, tableId, invite, done) {
 
 function play(main, tableId, mine, missing) {
   const title = h("h1", { class: "tabletitle" });
-  // Said plainly: rated or casual, and whether hints are allowed (docs/web.md, Fair play).
+  // Said plainly: rated or casual, and whether hints are allowed (docs/server.md, Fair play).
   const tags = h("p", { class: "tabletags", id: "table-tags" });
   forgetRatings();
   const banner = h("div", { class: "banner", role: "status", hidden: true });
