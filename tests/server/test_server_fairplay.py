@@ -15,6 +15,7 @@ from cardtable.server.accounts import LoginLimiter
 from cardtable.server.limits import LocalLoginLimits
 from cardtable.server.ratings import PROVISIONAL_GAMES, Rating, rate
 from cardtable.server.routes.accounts import CSRF_HEADER
+from cardtable.server.seeks import Seeks
 
 WEB = {CSRF_HEADER: "web"}
 PASSWORD = "correct horse battery"
@@ -199,3 +200,26 @@ def test_a_stranger_cannot_lock_a_player_out(fake_server: ServerThread, api: Api
     assert limited.json()["detail"]["params"]["minutes"] == 2
     now[0] += 121
     assert api.http.post("/api/account/login", json=login, headers=WEB).status_code == 200
+
+
+def test_a_rated_play_now_filled_with_bots_sits_at_a_casual_table(
+    fake_server: ServerThread, api: Api
+) -> None:
+    assert api.http.get("/api/seeks").status_code == 200  # the queues are made on first use
+    seeks: Seeks = fake_server.app.state.seeks
+    bots_after = seeks.bots_after
+    seeks.bots_after = 0.0
+    try:
+        _, head = account(fake_server.base, "Vira")
+        made = api.http.post("/api/seeks", json={"game": "fakerace", "rated": True}, headers=head)
+        assert made.status_code == 201, made.text
+        seek = made.json()
+        filled = api.http.post(
+            f"/api/seeks/{seek['seek']['id']}/bots",
+            json={"secret": seek["secret"], "seats": 2, "level": "easy"},
+        )
+        assert filled.status_code == 200, filled.text
+        table = filled.json()["seated"]["table"]
+        assert (table["rated"], table["hints"]) == (False, False)
+    finally:
+        seeks.bots_after = bots_after
