@@ -26,6 +26,12 @@ from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.record import dump_record, load_record, read_record_file
 from cardtable.record import replay as replay_record
 from cardtable.rules_text import rules_text
+from cardtable.table.pacing import LEVEL_SPEEDS, SPEEDS
+
+#: The web's bot levels and their race paces, for ``play --help``: "easy gentle (0.3/s), …".
+_LEVEL_PACES = ", ".join(
+    f"{level} {pace} ({SPEEDS[pace]}/s)" for level, pace in LEVEL_SPEEDS.items()
+)
 
 
 class _FlagsShowNoType:
@@ -249,16 +255,17 @@ def play(
         str,
         typer.Option(
             help="Spy: the bots, comma-separated, one per seat (the last repeats): a level "
-            "or any Spy bot (planner:8, learned:PATH)."
+            "(easy, medium, hard) or any Spy bot (greedy, planner:8, learned:PATH)."
         ),
     ] = "greedy",
     speed: Annotated[
         str,
         typer.Option(
-            help="Spy: bot speeds, comma-separated: gentle, slow, steady, quick, fast "
-            "or moves a second."
+            help="Spy: bot speeds, comma-separated: a profile or moves a second. The web's "
+            f"levels race at {_LEVEL_PACES}; also quick ({SPEEDS['quick']}/s) and fast "
+            f"({SPEEDS['fast']}/s). The default is the easy level's pace."
         ),
-    ] = "steady",
+    ] = LEVEL_SPEEDS["easy"],
     lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,
     save: Annotated[
         Path | None, typer.Option(help="Write the game record here when the game ends.")

@@ -690,6 +690,18 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "too many hints: ask again in {seconds} s",
         "uk": "забагато підказок: спитайте знову за {seconds} с",
     },
+    "server.hints_rated": {
+        "en": "no hints at a rated table: every move is the player's own",
+        "uk": "за рейтинговим столом підказок немає: кожен хід — лише власний",
+    },
+    "server.hints_off": {
+        "en": "this table allows no hints: they were not chosen when it was created",
+        "uk": "за цим столом підказок немає: їх не дозволили, коли стіл створювали",
+    },
+    "server.rated_hints": {
+        "en": "a rated table allows no hints: play it unrated for hints",
+        "uk": "рейтинговий стіл не дозволяє підказок: для підказок грайте без рейтингу",
+    },
     "server.hints_busy": {
         "en": "the server is working out other hints: ask again in a moment",
         "uk": "сервер зараз готує інші підказки: спитайте знову за мить",
@@ -775,8 +787,8 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "неправильне ім'я користувача або пароль",
     },
     "server.login_limited": {
-        "en": "too many failed logins; try again in {seconds} s",
-        "uk": "забагато невдалих спроб входу; спробуйте знову через {seconds} с",
+        "en": "too many failed logins: try again in {minutes} min",
+        "uk": "забагато невдалих спроб входу: спробуйте знову за {minutes} хв",
     },
     "server.bad_password": {
         "en": "the current password is wrong",

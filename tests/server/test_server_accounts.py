@@ -310,20 +310,24 @@ def test_a_rated_game_rates_the_accounts_that_played(fake_server: ServerThread, 
 
 def test_the_login_limits_forget_after_their_window() -> None:
     now = [0.0]
-    limiter = LoginLimiter(per_name=2, per_address=3, window=60.0, clock=lambda: now[0])
+    limiter = LoginLimiter(
+        per_pair=2, per_address=3, step=10.0, pair_cap=40.0, window=60.0, clock=lambda: now[0]
+    )
     limiter.failed("Ann", "10.0.0.1")
     assert limiter.retry_after("ann", "10.0.0.1") == 0
     now[0] = 10.0
     limiter.failed("ANN", "10.0.0.1")  # the name counts by its key
-    assert limiter.retry_after("Ann", "10.0.0.2") == pytest.approx(50.0)
+    assert limiter.retry_after("Ann", "10.0.0.1") == pytest.approx(10.0)
+    assert limiter.retry_after("Ann", "10.0.0.2") == 0  # never the name alone
     limiter.failed("Bob", "10.0.0.1")  # third failure from the address, another name
-    assert limiter.retry_after("Cid", "10.0.0.1") == pytest.approx(50.0)
+    assert limiter.retry_after("Cid", "10.0.0.1") == pytest.approx(10.0)
     assert limiter.retry_after("Cid", "10.0.0.9") == 0
-    now[0] = 61.0
+    now[0] = 71.0
     assert limiter.retry_after("Ann", "10.0.0.1") == 0
     limiter.failed("Dan", "10.0.0.5")
-    limiter.succeeded("dan")
-    assert limiter.retry_after("Dan", "10.0.0.6") == 0
+    limiter.failed("Dan", "10.0.0.5")
+    limiter.succeeded("dan", "10.0.0.5")
+    assert limiter.retry_after("Dan", "10.0.0.5") == 0
 
 
 def test_a_guest_cannot_sit_or_wait_under_a_name_that_passes_for_someone_else(

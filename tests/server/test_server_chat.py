@@ -40,7 +40,7 @@ def fake_server(
 ) -> Iterator[ServerThread]:
     """The test games on a server whose tables' time is :func:`chat_clock`."""
     db = tmp_path_factory.mktemp("db") / "chat.db"
-    server = fake_server_thread(db, fast_settings(), chat_clock)
+    server = fake_server_thread(db, fast_settings(), clock=chat_clock)
     yield server
     server.stop()
 

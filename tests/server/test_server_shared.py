@@ -191,16 +191,26 @@ def test_shared_buckets_and_login_limits(prefix: str) -> None:
             assert [await fast.acquire("x"), await fast.acquire("x")] == [0, 1]
             await asyncio.sleep(0.25)
             assert await fast.acquire("x") == 0
-            limits = SharedLoginLimits(shared, per_name=2, per_address=3, window=0.5)
+            limits = SharedLoginLimits(
+                shared,
+                per_pair=2,
+                per_address=3,
+                step=1.0,
+                pair_cap=1.5,
+                address_cap=1.5,
+                window=0.5,  # forgets them all before the delays are over
+            )
             await limits.failed("Ann", "10.0.0.1")
             assert await limits.wait("ann", "10.0.0.1") == 0
             await limits.failed("ANN", "10.0.0.1")  # the name counts by its key
-            assert 0 < await limits.wait("Ann", "10.0.0.2") <= 0.5
+            assert 0 < await limits.wait("Ann", "10.0.0.1") <= 1.0
+            assert await limits.wait("Ann", "10.0.0.2") == 0  # never the name alone
             await limits.failed("Bob", "10.0.0.1")  # the address's third
-            assert 0 < await limits.wait("Cid", "10.0.0.1") <= 0.5
+            assert 0 < await limits.wait("Cid", "10.0.0.1") <= 1.0
             assert await limits.wait("Cid", "10.0.0.9") == 0
-            await limits.succeeded("ann")
-            assert await limits.wait("Ann", "10.0.0.2") == 0
+            await limits.failed("Ann", "10.0.0.1")  # the pair's third: a longer wait
+            assert 1.0 < await limits.wait("Ann", "10.0.0.1") <= 1.5
+            await limits.succeeded("ann", "10.0.0.1")
             await asyncio.sleep(0.55)
             assert await limits.wait("Bob", "10.0.0.1") == 0
         finally:
@@ -284,7 +294,7 @@ def test_behind_the_proxy_the_limits_count_the_forwarded_address(
     address limit counts players, and a client cannot pass for another by sending the
     header itself."""
     for server in pair:
-        limits = SharedLoginLimits(server.app.state.shared, per_name=50, per_address=2)
+        limits = SharedLoginLimits(server.app.state.shared, per_pair=50, per_address=2)
         server.app.state.login_limits = limits
 
     def login(server: ServerThread, forwarded: str) -> int:

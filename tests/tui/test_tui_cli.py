@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardtable.cli import app
+from cardtable.table.pacing import LEVEL_SPEEDS, SPEEDS
 from cardtable.tui import build_app
 from cardtable.tui.candidate_app import CandidateApp
 from cardtable.tui.common import TableApp
@@ -60,6 +61,18 @@ def test_tui_cli_play_spy_with_bots_and_speeds(launched: list[TableApp]) -> None
     assert [s.bot_speed for s in seats[1:]] == [3.5, 0.5, 0.5]
     assert [tui.driver.table.bot_speed(s) for s in (1, 2, 3)] == [3.5, 0.5, 0.5]
     tui.driver.close()
+
+
+def test_tui_cli_play_spy_races_at_the_easy_pace_by_default(launched: list[TableApp]) -> None:
+    result = runner.invoke(app, ["play", "spy", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    (tui,) = launched
+    assert isinstance(tui, SpyApp)
+    easy = SPEEDS[LEVEL_SPEEDS["easy"]]
+    assert [tui.driver.table.bot_speed(s) for s in (1, 2)] == [easy, easy]
+    tui.driver.close()
+    shown = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).output
+    assert "easy gentle (0.3/s), medium slow (0.7/s), hard steady (1.2/s)" in shown
 
 
 @pytest.mark.parametrize(

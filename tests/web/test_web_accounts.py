@@ -88,7 +88,13 @@ def test_sign_up_sign_out_sign_in_and_see_the_profile(
     page.click("form[data-account=signup] button[type=submit]")
     page.wait_for_selector(f"header [data-who='{name}']")
     assert page.url == web_server.base + "/"
-    assert page.is_enabled("input[name=rated]")  # a signed-in player may make rated tables
+    # A game with a bot is not rated; between people a signed-in player may rate it.
+    assert not page.is_enabled("input[name=rated]")
+    assert page.is_visible("[data-bots-unrated]")
+    page.select_option("select[name=seat1]", "open")
+    assert page.is_enabled("input[name=rated]")
+    assert page.is_checked("input[name=rated]")
+    assert not page.is_enabled("input[name=hints]")
     # Sign out on the account page, then sign in again with the form.
     page.click(f"header [data-who='{name}'] a")
     page.wait_for_selector("[data-logout]")
@@ -105,22 +111,21 @@ def test_sign_up_sign_out_sign_in_and_see_the_profile(
     page.fill("#account-password", PASSWORD)
     page.click("form[data-account=signin] button[type=submit]")
     page.wait_for_selector(f"header [data-who='{name}']")
-    # A rated game (played by a non-browser client of the same account) shows on the
-    # profile: the rating with its chart, the win/loss line, the replay link.
+    # A "rated" game against a bot (played by a non-browser client of the same account)
+    # rates nobody: the profile lists the game with its replay link, and no rating.
     table_id = rated_game_against_a_bot(web_server.base, bearer_login(web_server.base, name))
     page.goto(f"{web_server.base}/player/{name}")
-    card = page.wait_for_selector("[data-profile] .ratingcard[data-game=candidate]")
-    assert card.query_selector_all("svg.ratingchart circle")
-    assert "1 rated game ·" in (card.text_content() or "")
-    page.screenshot(path=str(shots / "account-profile.png"), full_page=True)
+    page.wait_for_selector(f"[data-profile] tr[data-table='{table_id}']")
+    assert not page.query_selector(".ratingcard")
+    assert "No rated games yet." in page.inner_text("[data-profile]")
+    page.screenshot(path=str(shots / "account-profile-bots-only.png"), full_page=True)
     page.click(f"tr[data-table='{table_id}'] a")
     page.wait_for_url(f"**/replay/{table_id}")
     # The profile in Ukrainian on a phone.
     phone = context(browser, "uk", phone=True).new_page()
     phone.goto(f"{web_server.base}/player/{name}")
-    card = phone.wait_for_selector(".ratingcard[data-game=candidate]")
-    assert "1 рейтингова гра" in (card.text_content() or "")
-    phone.screenshot(path=str(shots / "account-profile-uk-phone.png"), full_page=True)
+    phone.wait_for_selector(f"[data-profile] tr[data-table='{table_id}']")
+    assert "Рейтингових ігор ще немає." in phone.inner_text("[data-profile]")
     phone.goto(f"{web_server.base}/signup")
     phone.wait_for_selector("form[data-account=signup]")
     assert "Зареєструватися" in phone.inner_text("form[data-account=signup] h1")
@@ -220,6 +225,18 @@ def test_two_accounts_play_a_rated_deal_in_their_browsers(
     assert all(rated[n]["games"] == 1 and rated[n]["account"] for n in names)
     pages[1].goto(f"{base}/player/{names[1]}")
     pages[1].wait_for_selector(f"tr[data-table='{table['table']['id']}']")
+    # Between people the game rates: the profile shows the one number the leaderboard
+    # shows ("1523?": provisional after one game), its chart, the win/loss line.
+    card = pages[1].wait_for_selector(".ratingcard[data-game=candidate]")
+    label = rated[names[1]]["label"]
+    assert card.query_selector(f"[data-rating='{label}']")
+    assert label.endswith("?")
+    assert card.query_selector_all("svg.ratingchart circle")
+    assert "1 рейтингова гра" in (card.text_content() or "")
+    pages[1].screenshot(path=str(shots / "account-profile-uk-phone.png"), full_page=True)
+    pages[0].goto(f"{base}/player/{names[0]}")
+    pages[0].wait_for_selector(".ratingcard[data-game=candidate] svg.ratingchart circle")
+    pages[0].screenshot(path=str(shots / "account-profile.png"), full_page=True)
     assert not errors
     for ctx in contexts:
         ctx.close()

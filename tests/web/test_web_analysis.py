@@ -113,6 +113,11 @@ def test_spy_analysis_board_in_ukrainian_on_a_phone(
     base = server.base
     table_id = finished_game(base, "spy", {"rounds": 1}, seed=6)
     page = open_page(browser, "uk", phone=True)
+    # Before the analysis: what to expect for Spy, not a Candidate deal's minutes.
+    page.goto(f"{base}/replay/{table_id}")
+    before = page.wait_for_selector(".analysis[data-status='none']").inner_text()
+    assert "Кандидата" not in before
+    assert "тур займає кілька секунд" in before
     analyse(page, base, table_id)
     result = httpx.get(f"{base}/api/games/{table_id}/analysis").json()["result"]
     # The graph fits the phone, and nothing scrolls sideways.

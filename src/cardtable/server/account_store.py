@@ -218,7 +218,8 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                 "mu": rating.mu,
                 "sigma": rating.sigma,
                 "ordinal": Rating(rating.mu, rating.sigma).ordinal,
-                "start": Rating(DEFAULT_MU, DEFAULT_SIGMA).ordinal,
+                **Rating(rating.mu, rating.sigma, rating.games).shown(),
+                "start": Rating(DEFAULT_MU, DEFAULT_SIGMA).rating,
                 "games": rating.games,
                 "wins": rating.wins,
                 "losses": rating.losses,
@@ -226,6 +227,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                     {
                         "table": h.table_id,
                         "ordinal": Rating(h.mu, h.sigma).ordinal,
+                        "rating": Rating(h.mu, h.sigma).rating,
                         "rank": h.rank,
                         "at": _aware(h.created_at).isoformat(),
                     }

@@ -19,8 +19,9 @@ Nothing here touches the database or HTTP; :mod:`.routes.accounts` wires it to b
   A login for a name that does not exist verifies the password against a dummy hash, so
   it costs the same time as a wrong password.
 - **Sessions** are random tokens; the database keeps only their SHA-256 digest.
-- **Limits**: failed logins are counted per account name key and per client address in
-  a sliding window (:class:`LoginLimiter`).
+- **Limits**: failed logins are counted per (name key, client address) and per client
+  address, with delays that grow past a few failures (:class:`LoginLimiter`); never per
+  name alone, so nobody can lock another player out.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "check_name",
     "hash_password",
     "is_label",
+    "login_delay",
     "name_key",
     "new_session_token",
     "session_digest",
@@ -256,17 +258,39 @@ def session_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def login_delay(failures: int, free: int, step: float, cap: float) -> float:
+    """Seconds a key must wait after its latest failed login: nothing for the first
+    ``free - 1`` failures, then ``step`` doubling with each further failure, at most
+    ``cap`` (:class:`LoginLimiter`; the Redis form in :mod:`.limits` says the same).
+
+    >>> [login_delay(n, 5, 60.0, 900.0) for n in (4, 5, 6, 7, 8, 9, 10)]
+    [0.0, 60.0, 120.0, 240.0, 480.0, 900.0, 900.0]
+    """
+    if failures < free:
+        return 0.0
+    return float(min(cap, step * 2 ** min(failures - free, 32)))
+
+
 @dataclass
 class LoginLimiter:
-    """Failed logins per key in a sliding window; a key over its limit must wait.
+    """Failed logins per (name, address) and per address, with growing delays.
 
-    Keys are ``"name:<name key>"`` (whether or not such an account exists, so the
-    answer does not tell) and ``"addr:<client address>"``.
+    Keys are ``"pair:<name key>@<address>"`` (whether or not such an account exists,
+    so the answer does not tell) and ``"addr:<address>"``. Past a key's free failures
+    each further failure makes the next try wait twice as long (:func:`login_delay`),
+    counted from that failure; failures older than ``window`` are forgotten.
+
+    No limit counts a name alone: a stranger guessing a player's password from another
+    address slows only themselves, never the player.
     """
 
-    per_name: int = 5
+    per_pair: int = 5
     per_address: int = 20
-    window: float = 900.0
+    #: The first delay and the longest, per (name, address) and per address.
+    step: float = 60.0
+    pair_cap: float = 900.0
+    address_cap: float = 3600.0
+    window: float = 3600.0
     clock: Callable[[], float] = time.monotonic
     _failures: dict[str, deque[float]] = field(default_factory=dict)
 
@@ -280,24 +304,30 @@ class LoginLimiter:
             return deque()
         return times
 
+    def _keys(self, name: str, address: str) -> tuple[str, str]:
+        return f"pair:{name_key(name)}@{address}", f"addr:{address}"
+
     def retry_after(self, name: str, address: str) -> float:
         """Seconds until a login for ``name`` from ``address`` may be tried (0: now)."""
         wait = 0.0
-        for key, limit in (
-            (f"name:{name_key(name)}", self.per_name),
-            (f"addr:{address}", self.per_address),
+        pair, addr = self._keys(name, address)
+        for key, free, cap in (
+            (pair, self.per_pair, self.pair_cap),
+            (addr, self.per_address, self.address_cap),
         ):
             times = self._recent(key)
-            if len(times) >= limit:
-                wait = max(wait, times[0] + self.window - self.clock())
+            if times:
+                delay = login_delay(len(times), free, self.step, cap)
+                wait = max(wait, times[-1] + delay - self.clock())
         return wait
 
     def failed(self, name: str, address: str) -> None:
         """Count a failed login."""
         now = self.clock()
-        for key in (f"name:{name_key(name)}", f"addr:{address}"):
+        for key in self._keys(name, address):
             self._failures.setdefault(key, deque()).append(now)
 
-    def succeeded(self, name: str) -> None:
-        """A correct password clears the name's failures (not the address's)."""
-        self._failures.pop(f"name:{name_key(name)}", None)
+    def succeeded(self, name: str, address: str) -> None:
+        """A correct password clears the failures of the name from that address (not
+        the address's own)."""
+        self._failures.pop(self._keys(name, address)[0], None)

@@ -54,8 +54,8 @@ class LoginLimits(Protocol):
         """Count a failed login."""
         ...
 
-    async def succeeded(self, name: str) -> None:
-        """A correct password clears the name's failures (not the address's)."""
+    async def succeeded(self, name: str, address: str) -> None:
+        """A correct password clears the failures of the name from that address."""
         ...
 
 
@@ -166,22 +166,28 @@ class LocalLoginLimits:
     async def failed(self, name: str, address: str) -> None:
         self.limiter.failed(name, address)
 
-    async def succeeded(self, name: str) -> None:
-        self.limiter.succeeded(name)
+    async def succeeded(self, name: str, address: str) -> None:
+        self.limiter.succeeded(name, address)
 
 
-#: Seconds until a login may be tried: for each key (name, address), drop the failures
-#: older than the window, and if as many as its limit remain, wait for the oldest to age.
+#: Seconds until a login may be tried: for each key ((name, address), then address), drop
+#: the failures older than the window; past the key's free failures, wait from the latest
+#: one for ``step`` doubled per further failure, at most the key's cap
+#: (:func:`~.accounts.login_delay`). ARGV: free pair, free address, step, pair cap,
+#: address cap, window.
 _LOGIN_WAIT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local window = tonumber(ARGV[3])
+local step, window = tonumber(ARGV[3]), tonumber(ARGV[6])
 local wait = 0
 for i = 1, 2 do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i]) then
-    local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
-    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+  local count = redis.call('ZCARD', KEYS[i])
+  local free, cap = tonumber(ARGV[i]), tonumber(ARGV[i + 3])
+  if count >= free then
+    local latest = redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')
+    local delay = math.min(cap, step * 2 ^ math.min(count - free, 32))
+    wait = math.max(wait, tonumber(latest[2]) + delay - now)
   end
 end
 return string.format('%.3f', wait)
@@ -200,36 +206,41 @@ return 1
 
 
 class SharedLoginLimits:
-    """:class:`~.accounts.LoginLimiter`'s sliding windows kept in Redis: the failures of
-    a name (key) and of an address count across every process."""
+    """:class:`~.accounts.LoginLimiter`'s counts kept in Redis: the failures of a name
+    from an address, and of an address, count across every process."""
 
     def __init__(
-        self, shared: Shared, *, per_name: int = 5, per_address: int = 20, window: float = 900.0
+        self,
+        shared: Shared,
+        *,
+        per_pair: int = 5,
+        per_address: int = 20,
+        step: float = 60.0,
+        pair_cap: float = 900.0,
+        address_cap: float = 3600.0,
+        window: float = 3600.0,
     ) -> None:
         self.shared = shared
-        self.per_name = per_name
-        self.per_address = per_address
+        self.args = [per_pair, per_address, step, pair_cap, address_cap, window]
         self.window = window
         self._wait = shared.script(_LOGIN_WAIT)
         self._failed = shared.script(_LOGIN_FAILED)
 
     def _keys(self, name: str, address: str) -> list[str]:
         return [
-            self.shared.key("login", "name", name_key(name)),
+            self.shared.key("login", "pair", f"{name_key(name)}@{address}"),
             self.shared.key("login", "addr", address),
         ]
 
     async def wait(self, name: str, address: str) -> float:
         """Seconds until a login for ``name`` from ``address`` may be tried (0: now)."""
-        answer = await self._wait(
-            keys=self._keys(name, address), args=[self.per_name, self.per_address, self.window]
-        )
+        answer = await self._wait(keys=self._keys(name, address), args=self.args)
         return float(answer)
 
     async def failed(self, name: str, address: str) -> None:
         """Count a failed login."""
         await self._failed(keys=self._keys(name, address), args=[self.window, secrets.token_hex(8)])
 
-    async def succeeded(self, name: str) -> None:
-        """A correct password clears the name's failures (not the address's)."""
-        await self.shared.redis.delete(self._keys(name, "")[0])
+    async def succeeded(self, name: str, address: str) -> None:
+        """A correct password clears the failures of the name from that address."""
+        await self.shared.redis.delete(self._keys(name, address)[0])

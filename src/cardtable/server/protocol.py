@@ -187,6 +187,8 @@ class State(BaseModel):
     )
     result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
+    rated: bool = Field(default=False, description="A rated table (no help of any kind).")
+    hints: bool = Field(default=False, description="Its seats may ask for hints.")
 
 
 class Event(BaseModel):
@@ -390,6 +392,12 @@ class CreateTable(BaseModel):
         default=False,
         description="Update the ratings when it finishes (signed-in players only).",
     )
+    hints: bool | None = Field(
+        default=None,
+        description="Let the seats ask for hints while the game runs. Omit: allowed at "
+        "a casual table, never at a rated one (true with rated is refused, 422). Taking "
+        "a seat means agreeing to it.",
+    )
     seed: int | None = Field(
         default=None,
         ge=0,
@@ -419,6 +427,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     time_control: dict[str, float] | None
     rated: bool
+    hints: bool = Field(default=False, description="Seats may ask for hints while it runs.")
     rematch_of: str | None
     rematch: str | None
 
@@ -587,22 +596,30 @@ class Health(BaseModel):
 
 
 class RatingEntry(BaseModel):
-    """A player's rating in one game: an account's (its profile is
-    ``/api/players/{name}``) or a bot's."""
+    """An account's rating in one game (its profile is ``/api/players/{name}``)."""
 
     name: str
     mu: float
     sigma: float
-    ordinal: float = Field(description="mu - 3·sigma, the sort key.")
+    ordinal: float = Field(description="openskill's conservative mu - 3·sigma.")
+    rating: int = Field(description="The shown rating: 1500 + 30·(mu - 25), rounded.")
+    provisional: bool = Field(description="Fewer rated games than make it settled.")
+    label: str = Field(description="The rating as printed, '1641?' while provisional.")
     games: int
-    account: bool = Field(default=False, description="An account (else a bot).")
+    wins: int = 0
+    losses: int = 0
+    account: bool = Field(default=True, description="An account (bots are not rated).")
 
 
 class Leaderboard(BaseModel):
-    """The best-rated players of a game, best first."""
+    """The best-rated players of a game: settled ratings first, then provisional ones,
+    each best first."""
 
     game: str
     entries: list[RatingEntry]
+    provisional_games: int = Field(
+        description="Rated games after which a rating is no longer provisional."
+    )
 
 
 class OfferedGame(BaseModel):

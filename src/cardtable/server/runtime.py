@@ -356,6 +356,7 @@ class Hub:
         rematch_of: str | None = None,
         names: list[str | None] | None = None,
         host_token: str | None = None,
+        hints: bool = False,
     ) -> Table:
         """Create, store and go live with a new table; ``host_token`` (its creator's)
         may ask for the open seats' invites later (:meth:`invites`)."""
@@ -370,6 +371,7 @@ class Hub:
                 invites=[secrets.token_urlsafe(12) for _ in bot_levels],
                 time_control=time_control,
                 rated=rated,
+                hints=hints,
                 rematch_of=rematch_of,
                 pacing=self.settings.pacing,
                 stand_in_level=self.settings.stand_in_level,
@@ -517,6 +519,7 @@ class Hub:
                     bot_levels=[s.bot_level for s in old.seats],
                     time_control=old.time_control,
                     rated=old.rated,
+                    hints=old.hints,
                     seed=None,
                     rematch_of=old.id,
                     names=[s.name if s.is_bot else None for s in old.seats],

@@ -397,7 +397,9 @@ class Seeks:
 
     async def _seat(self, queue: Queue, people: list[Seek], bots: list[str]) -> None:
         """Create the table of ``people`` and ``bots`` (seats in random order), dealt by
-        the server, and seat each person with a token of their own."""
+        the server, and seat each person with a token of their own. Only games between
+        people are rated (docs/server.md, Fair play): a rated queue filled with bots sits
+        at a casual table, and no table of strangers allows hints."""
         game, rated, tc = queue
         order: list[Seek | str] = [*people, *bots]
         self._random.shuffle(order)
@@ -406,7 +408,7 @@ class Seeks:
             options={},
             bot_levels=[None if isinstance(s, Seek) else s for s in order],
             time_control=tc,
-            rated=rated,
+            rated=rated and not bots,
             seed=None,
         )
         invites = dict(table.open_invites())

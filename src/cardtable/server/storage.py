@@ -382,19 +382,27 @@ class Storage:
 
     @staticmethod
     def leaderboard(session: Session, game: str, limit: int) -> list[dict[str, Any]]:
-        """The best-rated players (accounts and bots) of ``game``, best first."""
-        rows = list(session.scalars(select(RatingRow).where(RatingRow.game == game)).all())
-        rows.sort(key=lambda r: (-Rating(r.mu, r.sigma).ordinal, r.name))
+        """The best-rated accounts of ``game``: settled ratings first, then provisional
+        ones, each best first (:mod:`.ratings`). Ratings bots earned before games
+        against bots stopped counting are left out."""
+        rows = session.scalars(
+            select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.is_not(None))
+        ).all()
+        ratings = [(r, Rating(r.mu, r.sigma, r.games)) for r in rows]
+        ratings.sort(key=lambda e: (e[1].provisional, -e[1].rating, -e[1].ordinal, e[0].name))
         return [
             {
                 "name": r.name,
                 "mu": r.mu,
                 "sigma": r.sigma,
-                "ordinal": Rating(r.mu, r.sigma).ordinal,
+                "ordinal": rating.ordinal,
+                **rating.shown(),
                 "games": r.games,
-                "account": r.account_id is not None,
+                "wins": r.wins,
+                "losses": r.losses,
+                "account": True,
             }
-            for r in rows[:limit]
+            for r, rating in ratings[:limit]
         ]
 
 
@@ -468,6 +476,7 @@ def _live_info(row: TableRow) -> dict[str, Any]:
             TimeControl(tc["initial_ms"], tc["increment_ms"]).to_dict() if tc else None
         ),
         "rated": row.rated,
+        "hints": bool(meta.get("hints")),
         "rematch_of": row.rematch_of,
         "rematch": meta.get("rematch_id"),
     }
@@ -486,7 +495,7 @@ def _stored(session: Session, row: TableRow) -> StoredTable:
 
 @dataclass(frozen=True, slots=True)
 class RatedPlayer:
-    """A seat of a rated game that is rated: an account, or a bot (``account`` None)."""
+    """A seat of a rated game that is rated: an account's (see :func:`rated_players`)."""
 
     seat: int
     key: str
@@ -495,16 +504,18 @@ class RatedPlayer:
 
 
 def rated_players(table: Table) -> list[RatedPlayer]:
-    """The seats a rated game rates: accounts (``account:<id>``) and bots
-    (``bot:<name>``). A guest's seat (only on a rated table made before accounts
-    existed) is left out: nobody's rating may move for a name nobody proved."""
+    """The seats a rated game rates: its accounts (``account:<id>``), and only when
+    people sat at every seat. A game with a bot at any seat rates nobody: ratings
+    measure people against people (docs/server.md). A guest's seat (only on a rated
+    table made before accounts existed) is left out: nobody's rating may move for a
+    name nobody proved."""
+    if any(seat.is_bot for seat in table.seats):
+        return []
     players = []
     for seat in table.seats:
         name = seat.name or f"Player {seat.index + 1}"
         if seat.account is not None:
             players.append(RatedPlayer(seat.index, f"account:{seat.account}", name, seat.account))
-        elif seat.is_bot:
-            players.append(RatedPlayer(seat.index, f"bot:{name}", name, None))
     return players
 
 

@@ -96,6 +96,9 @@ class Table:
     seats: list[Seat]
     time_control: TimeControl | None = None
     rated: bool = True
+    #: Whether a seat may ask for help (a hint) while the game runs: chosen by the
+    #: creator, never at a rated table; a person who takes a seat agrees to it.
+    hints: bool = False
     status: Status = Status.WAITING
     version: int = 0
     seat_versions: list[int] = field(default_factory=list)
@@ -141,6 +144,7 @@ class Table:
         invites: Sequence[str],
         time_control: TimeControl | None = None,
         rated: bool = True,
+        hints: bool = False,
         bot_names: Sequence[str] | None = None,
         bot_speeds: Sequence[float | None] | None = None,
         rematch_of: str | None = None,
@@ -190,6 +194,7 @@ class Table:
             seats=seats,
             time_control=time_control,
             rated=rated,
+            hints=hints and not rated,
             seat_versions=[0] * count,
             rematch_of=rematch_of,
             pacing=pacing or Pacing(),
@@ -696,6 +701,8 @@ class Table:
             if match is not None and self.status is Status.FINISHED
             else None,
             "rematch": self.rematch_id,
+            "rated": self.rated,
+            "hints": self.hints,
         }
 
     def _pause(self, now: float) -> dict[str, Any]:
@@ -722,6 +729,7 @@ class Table:
             "seats": [s.public() for s in self.seats],
             "time_control": self.time_control.to_dict() if self.time_control else None,
             "rated": self.rated,
+            "hints": self.hints,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch_id,
         }
@@ -736,6 +744,7 @@ class Table:
             "rematch_id": self.rematch_id,
             "race_times": list(self.race_times),
             "host_hash": self.host_hash,
+            "hints": self.hints,
         }
 
     @classmethod
@@ -771,6 +780,7 @@ class Table:
             seats=seats,
             time_control=time_control,
             rated=rated,
+            hints=bool(meta.get("hints")) and not rated,
             status=status,
             version=version,
             seat_versions=[int(v) for v in meta["seat_versions"]],

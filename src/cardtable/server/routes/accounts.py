@@ -251,20 +251,23 @@ async def register(
 @router.post("/api/account/login", summary="Log in")
 async def login(request: Request, response: Response, credentials: Credentials, hub: HubDep) -> Me:
     """Sign in. A wrong password and an unknown name get the same answer (401) after
-    the same work; too many failures for a name or from an address get 429 with
-    ``Retry-After``."""
+    the same work; too many failures for a name from one address, or from an address,
+    get 429 with ``Retry-After`` and the wait in whole minutes. The delays grow with
+    each further failure; failures from elsewhere never hold a player up."""
     _require_header(request)
     limits = login_limits(request)
     address = request.client.host if request.client is not None else "unknown"
     wait = await limits.wait(credentials.name, address)
     if wait > 0:
         seconds = math.ceil(wait)
+        minutes = math.ceil(seconds / 60)
         raise _error(
             429,
             "login_limited",
-            f"too many failed logins; try again in {seconds} s",
+            f"too many failed logins: try again in {minutes} min",
             headers={"Retry-After": str(seconds)},
             seconds=seconds,
+            minutes=minutes,
         )
     found = await hub.storage.aread(lambda s: account_store.find_by_name(s, credentials.name))
     stored = found[1] if found is not None else None
@@ -272,7 +275,7 @@ async def login(request: Request, response: Response, credentials: Credentials, 
     if found is None or not ok:
         await limits.failed(credentials.name, address)
         raise _error(401, "bad_login", "wrong user name or password")
-    await limits.succeeded(credentials.name)
+    await limits.succeeded(credentials.name, address)
     return await _signed_in(request, response, hub, found[0], credentials.bearer)
 
 
@@ -337,23 +340,30 @@ async def delete(
 
 
 class RatingPoint(BaseModel):
-    """The rating (ordinal) right after one rated game."""
+    """The rating right after one rated game: shown (``rating``) and openskill's
+    conservative ``ordinal``."""
 
     table: str
     ordinal: float
+    rating: int
     rank: int
     at: str
 
 
 class GameRating(BaseModel):
-    """A player's rating in one game with its counts and history."""
+    """A player's rating in one game with its counts and history: the shown number
+    (``rating``, ``provisional``, ``label``; :mod:`cardtable.server.ratings`) and the
+    openskill values behind it (``mu``, ``sigma``, ``ordinal``)."""
 
     game: str
     mu: float
     sigma: float
     ordinal: float
-    #: A new player's ordinal: where the history starts.
-    start: float
+    rating: int
+    provisional: bool
+    label: str
+    #: A new player's shown rating: where the history starts.
+    start: int
     games: int
     wins: int
     losses: int

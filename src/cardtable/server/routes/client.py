@@ -15,8 +15,8 @@ game's name.
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
-  ``/signin``, ``/account``, ``/player/{name}`` — the client's page, so its addresses
-  (the invite links among them) can be opened and reloaded.
+  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard`` — the client's page,
+  so its addresses (the invite links among them) can be opened and reloaded.
 """
 
 from __future__ import annotations
@@ -113,14 +113,32 @@ def too_many_hints(wait: int) -> HTTPException:
     )
 
 
+def hints_refused(*, rated: bool) -> HTTPException:
+    """The 403 of a hint asked at a table that allows none (a rated one never does)."""
+    code, message = (
+        ("hints_rated", "no hints at a rated table: every move is the player's own")
+        if rated
+        else ("hints_off", "this table allows no hints: they were not chosen when it was created")
+    )
+    return HTTPException(
+        403,
+        detail={"code": code, "message": message, "message_id": f"server.{code}", "params": {}},
+    )
+
+
 @router.post(
     "/api/tables/{table_id}/hint",
     summary="Hint",
-    responses={429: {"description": "Too many hints from this seat or address"}},
+    responses={
+        403: {"description": "Not a seat's token, or the table allows no hints"},
+        429: {"description": "Too many hints from this seat or address"},
+    },
 )
 async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) -> Hint:
     """What the strongest bot would play now for the token's seat (``null``: no move).
 
+    Only at a table whose creator allowed hints (never a rated one; 403 otherwise: no
+    help reaches a seat unless everyone at the table agreed to it by sitting down).
     Limited per address and per seat (429 with ``Retry-After``); hints think on their
     own workers, never on the bots' executor, so no table's bots wait for a hint.
     """
@@ -133,6 +151,8 @@ async def hint(table_id: str, body: HintRequest, hub: HubDep, request: Request) 
     if live is None:
         raise no_table()
     table = live.table
+    if not table.hints:
+        raise hints_refused(rated=table.rated)
     seat = table.seat_of_token(body.token)
     if seat is None:
         raise HTTPException(403, detail={"code": "bad_token", "message": "not a seat token"})
@@ -289,4 +309,5 @@ def pages(static_dir: Path | None) -> APIRouter:
     # Accounts (static/js/account.js).
     for path in ("/signup", "/signin", "/account", "/player/{name}"):
         router.add_api_route(path, page, methods=["GET"])
+    router.add_api_route("/leaderboard", page, methods=["GET"])  # static/js/leaderboard.js
     return router

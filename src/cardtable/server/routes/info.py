@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from cardtable.glossary import glossary_js
 from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
+from cardtable.server.ratings import PROVISIONAL_GAMES
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
@@ -63,9 +64,15 @@ async def ratings(
     game: Annotated[str, Query(description="candidate or spy", max_length=32)],
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Leaderboard:
-    """The best openskill ratings of a game (by mu - 3·sigma), best first."""
+    """The best-rated accounts of a game: settled ratings first, then provisional ones,
+    each by the shown rating (docs/server.md); 422 for a game the server does not offer."""
+    hub.game(game)
     rows = await hub.storage.aread(lambda s: Storage.leaderboard(s, game, limit))
-    return Leaderboard(game=game, entries=[RatingEntry(**r) for r in rows])
+    return Leaderboard(
+        game=game,
+        entries=[RatingEntry(**r) for r in rows],
+        provisional_games=PROVISIONAL_GAMES,
+    )
 
 
 @router.get("/js/glossary.js", summary="The games' words", tags=["client"], include_in_schema=False)

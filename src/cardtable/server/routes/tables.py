@@ -48,6 +48,11 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     The match starts when the last open seat is taken (at once when every seat is a bot).
     A rated table is for signed-in players only (403 for a guest).
 
+    ``hints`` says whether a seat may ask for a hint while the game runs; omitted, a
+    casual table allows them and a rated one does not (asking for hints at a rated
+    table is refused, 422). Whoever takes a seat agrees to the table's choice: the
+    invite page shows it before the seat is taken (docs/server.md, Fair play).
+
     With ``sit`` (the creator's name) and exactly one open seat — a game alone against
     bots — the creator takes that seat at once, through the same join as its invite
     (:func:`take_seat`), so the match starts without another request; ``seated`` holds
@@ -59,6 +64,10 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
     sits_now = request.sit is not None and [s.type for s in request.seats].count("open") == 1
     if sits_now and who is None and request.sit is not None:
         await guest_name(hub, request.sit)  # refused before the table is made
+    if request.rated and request.hints:
+        raise HubError(
+            422, "rated_hints", "a rated table allows no hints: play it unrated for hints", {}
+        )
     tc = request.time_control
     host_token = secrets.token_urlsafe(24)
     table = await hub.create_table(
@@ -69,6 +78,7 @@ async def create_table(request: CreateTable, hub: HubDep, who: WhoDep) -> Create
             TimeControl(round(tc.initial * 1000), round(tc.increment * 1000)) if tc else None
         ),
         rated=request.rated,
+        hints=not request.rated if request.hints is None else request.hints,
         seed=request.seed,
         host_token=host_token,
     )
@@ -316,6 +326,7 @@ def finished_info(row: Mapping[str, Any]) -> TableInfo:
                 else None
             ),
             "rated": row["rated"],
+            "hints": bool(row["meta"].get("hints")),
             "rematch_of": row["rematch_of"],
             "rematch": row["meta"].get("rematch_id"),
         }

@@ -235,10 +235,11 @@ function ratingCard(rating) {
     "article",
     { class: "ratingcard", "data-game": rating.game },
     h("h3", {}, t(rating.game)),
-    h("p", { class: "ordinal" }, h("strong", {}, rating.ordinal.toFixed(1)), ` (μ ${rating.mu.toFixed(1)}, σ ${rating.sigma.toFixed(1)})`),
+    // One number, as the server shows it ("1562?" while provisional); μ and σ stay in the API.
+    h("p", { class: "ordinal" }, h("strong", { "data-rating": rating.label, title: t("ratingTitle") }, rating.label)),
     h("p", {}, t("ratedGames", { n: rating.games }), " · ", t("winLoss", { wins: rating.wins, losses: rating.losses, draws })),
     // The line starts at a new player's rating, before the first rated game.
-    chart([rating.start, ...rating.history.map((p) => p.ordinal)], t("ratingChart", { game: t(rating.game) })),
+    chart([rating.start, ...rating.history.map((p) => p.rating)], t("ratingChart", { game: t(rating.game) })),
   );
 }
 
@@ -267,7 +268,7 @@ function chart(values, label) {
     label.setAttribute("y", String(y));
     label.setAttribute("font-size", "10");
     label.setAttribute("fill", "currentColor");
-    label.textContent = value.toFixed(1);
+    label.textContent = String(Math.round(value));
     svg.append(label);
   }
   const line = document.createElementNS(ns, "polyline");

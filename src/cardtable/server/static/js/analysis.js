@@ -167,7 +167,8 @@ export class AnalysisBoard {
       this.button.hidden = false;
       this.button.disabled = false;
       this.bar.hidden = true;
-      this.status.textContent = t("analysisNone");
+      // What to expect, for this game: a Spy round is seconds, a Candidate deal minutes.
+      this.status.textContent = t(this.game === "spy" ? "analysisNoneSpy" : "analysisNone");
     } else if (answer.status === "running") {
       this.button.hidden = false;
       this.button.disabled = true;

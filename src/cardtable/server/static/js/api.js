@@ -60,6 +60,8 @@ export const api = {
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   games: () => call("GET", "/api/games"),
+  // The best-rated players of a game (settled first), each with the shown rating.
+  leaderboard: (game, limit = 100) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}&limit=${limit}`),
   tables: (status) => call("GET", `/api/tables${status ? `?status=${status}` : ""}`),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (request) => call("POST", "/api/tables", request),

@@ -506,8 +506,9 @@ export class CandidateBoard {
     });
     const pass = h("button", { type: "button", "data-key": "pass", id: "pass-button", disabled: !canPass, class: this.hint === "pass" ? "hinted" : "" }, t("pass"));
     pass.addEventListener("click", () => this.send("pass"));
-    const hint = h("button", { type: "button", "data-key": "hint", id: "hint-button", disabled: !canAct }, t("hint"));
-    hint.addEventListener("click", () => this.askHint());
+    // No Hint where the table allows none (a rated one never does): the server refuses it too.
+    const hint = this.state.hints ? h("button", { type: "button", "data-key": "hint", id: "hint-button", disabled: !canAct }, t("hint")) : null;
+    if (hint) hint.addEventListener("click", () => this.askHint());
     const hintText = this.hint
       ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: moveText(this.hint) }))
       : null;

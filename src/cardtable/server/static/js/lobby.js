@@ -93,6 +93,7 @@ export function showLobby(main) {
       "section",
       { class: "panel", id: "history", "aria-labelledby": "history-h" },
       h("h2", { id: "history-h" }, t("history")),
+      h("p", {}, h("a", { href: "/leaderboard", "data-nav": "", class: "button", id: "leaderboard-link" }, t("navLeaderboard"))),
       historyList,
     ),
   );
@@ -166,7 +167,26 @@ function createForm(created) {
   // Rated tables are for signed-in players (the server refuses a guest's).
   const me = signedIn();
   const rated = h("input", { type: "checkbox", name: "rated", checked: Boolean(me), disabled: !me });
-  const name = h("input", { type: "text", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
+  // Hints are the creator's choice and every player's by taking a seat; never rated.
+  const hints = h("input", { type: "checkbox", name: "hints", checked: !me, disabled: Boolean(me) });
+  const botsUnrated = h("p", { class: "hint", "data-bots-unrated": "", hidden: true }, t("botsUnrated"));
+  let ratedWish = Boolean(me); // the player's own choice, back once the bots are gone
+  /** Only games between people are rated: a bot seat unticks Rated (and allows Hint). */
+  function syncFairPlay() {
+    const bots = choices.slice(0, Number(count.value)).some((c) => c.role === "bot");
+    rated.disabled = !me || bots;
+    rated.checked = Boolean(me) && !bots && ratedWish;
+    botsUnrated.hidden = !me || !bots;
+    if (rated.checked) hints.checked = false;
+    else if (hints.disabled) hints.checked = true;
+    hints.disabled = rated.checked;
+  }
+  rated.addEventListener("change", () => {
+    ratedWish = rated.checked;
+    syncFairPlay();
+  });
+  // A signed-in player sits under the account's name: no name to type.
+  const name = me ? null : h("input", { type: "text", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
 
   function drawOptions() {
     const [lo, hi] = GAME_SEATS[game.value];
@@ -203,12 +223,16 @@ function createForm(created) {
         chosen.level = level.value;
         level.disabled = role.value !== "bot";
       };
-      role.addEventListener("change", sync);
+      role.addEventListener("change", () => {
+        sync();
+        syncFairPlay();
+      });
       level.addEventListener("change", sync);
       sync();
       rows.push(h("div", { class: "seatrow" }, h("span", {}, t("seat", { n: i + 1 })), role, level));
     }
     fill(seats, h("legend", {}, t("seats")), rows);
+    syncFairPlay();
   }
 
   game.addEventListener("change", drawOptions);
@@ -219,7 +243,7 @@ function createForm(created) {
   drawOptions();
 
   form.append(
-    field(t("yourName"), name),
+    name ? field(t("yourName"), name) : null,
     field(t("game"), game),
     field(t("players"), count),
     options,
@@ -233,6 +257,8 @@ function createForm(created) {
       field(t("increment"), increment),
     ),
     h("label", { class: "check" }, rated, t("rated")),
+    botsUnrated,
+    h("label", { class: "check" }, hints, t("allowHints")),
     me
       ? null
       : h("p", { class: "hint", "data-rated-hint": "" }, t("ratedSignIn"), " ", h("a", { href: "/signin", "data-nav": "" }, t("signIn"))),
@@ -253,12 +279,13 @@ function createForm(created) {
         ? { initial: Number(initial.value) * 60, increment: Number(increment.value) }
         : null,
       rated: rated.checked,
+      hints: hints.checked && !rated.checked,
       // With one open seat (a game against bots) the server seats the creator there
       // at once under this name, the same join as the seat's invite; with several it
       // ignores it and the invites go out.
-      sit: name.value.trim() || "Player",
+      sit: me ? me.name : name.value.trim() || "Player",
     };
-    saveName(request.sit);
+    if (!me) saveName(request.sit);
     try {
       const answer = await api.create(request);
       saveHostToken(answer.table.id, answer.host_token);

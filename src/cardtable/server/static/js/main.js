@@ -7,11 +7,13 @@
 //   /signup, /signin     create an account, sign in (account.js)
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
+//   /leaderboard[?game=] the best-rated players of a game (leaderboard.js)
 //   anything else        "page not found" (the server answers such addresses with 404)
 
 import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
 import { h } from "./dom.js";
 import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
@@ -46,6 +48,8 @@ function route() {
     showAccount(main);
   } else if ((match = path.match(/^\/player\/([^/]+)$/))) {
     showProfile(main, decodeURIComponent(match[1]));
+  } else if (path === "/leaderboard") {
+    leave = showLeaderboard(main, params.get("game"));
   } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
   } else {

@@ -11,6 +11,7 @@ import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { GAME_SEATS } from "./lobby.js";
 import { navigate } from "./main.js";
+import { ratingBadge } from "./ratings.js";
 
 /** The clocks offered, by key: minutes each and seconds added per move. */
 const CLOCKS = {
@@ -134,7 +135,10 @@ export function playNow() {
               lo === hi ? null : h("label", { class: "field inline" }, h("span", {}, t("players")), size),
               h("button", { type: "button", class: "primary", "data-action": "seek-bots", onclick: () => bots(lo === hi ? null : Number(size.value)) }, t("seekBots")),
             ]
-          : h("span", { class: "note" }, t("seekBotsIn", { s: Math.ceil(answer.bots_in) })),
+          : // One countdown at a time: once enough people wait, the game's start is it.
+            answer.starts_in !== null
+            ? null
+            : h("span", { class: "note" }, t("seekBotsIn", { s: Math.ceil(answer.bots_in) })),
         h("button", { type: "button", "data-action": "seek-cancel", onclick: cancel }, t("cancel")),
       ),
     );
@@ -184,7 +188,9 @@ export function playNow() {
   };
   window.addEventListener("pagehide", onHide);
 
+  let shownSeeks = []; // the list last drawn: drawn again once a rating arrives
   function show(seeks) {
+    shownSeeks = seeks;
     const others = seeks.filter((s) => !mine || s.id !== mine.id);
     fill(
       list,
@@ -201,7 +207,7 @@ export function playNow() {
                 " ",
                 h("span", {}, clockText(s.time_control)),
                 s.rated ? h("span", { class: "status playing" }, t("rated")) : null,
-                h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : s.guest ? ` (${t("seatGuest")})` : ""),
+                h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : s.guest ? ` (${t("seatGuest")})` : "", " ", ratingBadge(s, s.game, () => show(shownSeeks))),
                 h(
                   "span",
                   { class: "rowactions" },

@@ -308,7 +308,7 @@ export class SpyBoard {
     } else if (code === "KeyC") {
       if (this.moves.has("call")) this.send("call");
       else if (seat && seat.points_count) this.explain("spy.call_too_early", { count: seat.points_count });
-    } else if (code === "KeyH") this.askHint();
+    } else if (code === "KeyH" && this.state.hints) this.askHint();
     else if (code === "Escape") {
       this.source = null;
       this.draw();
@@ -318,7 +318,7 @@ export class SpyBoard {
 
   /** The shortcut list, each key as the player's layout shows it. */
   shortcuts() {
-    const items = KEY_ACTIONS.map(([code, what]) => `${code === "KeyT" ? `${t("keySpace")} / ` : ""}${keyLabel(code)} ${t(what)}`);
+    const items = KEY_ACTIONS.filter(([code]) => code !== "KeyH" || this.state?.hints).map(([code, what]) => `${code === "KeyT" ? `${t("keySpace")} / ` : ""}${keyLabel(code)} ${t(what)}`);
     return h("p", { class: "shortcuts" }, `${t("keysAre")} ${items.join(" · ")}`);
   }
 
@@ -520,8 +520,11 @@ export class SpyBoard {
     call.addEventListener("click", () => this.send("call"));
     const resign = h("button", { type: "button", class: "small", "data-key": "resign", disabled: !moves.has("resign") }, t("resign"));
     resign.addEventListener("click", () => this.send("resign"));
-    const hint = h("button", { type: "button", class: "small", "data-key": "hint", disabled: !moves.size || !this.token }, t("hint"));
-    hint.addEventListener("click", () => this.askHint());
+    // No Hint where the table allows none (a rated one never does): the server refuses it too.
+    const hint = this.state.hints
+      ? h("button", { type: "button", class: "small", "data-key": "hint", disabled: !moves.size || !this.token }, t("hint"))
+      : null;
+    if (hint) hint.addEventListener("click", () => this.askHint());
     const hintText = this.hint ? h("p", { class: "hinttext", role: "status" }, t("hintIs", { move: this.moveWords(this.hint) })) : null;
     return h(
       "section",

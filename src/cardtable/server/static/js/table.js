@@ -13,6 +13,7 @@ import { showMissing } from "./main.js";
 import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
 import { clockText } from "./movelist.js";
+import { forgetRatings, ratingBadge } from "./ratings.js";
 import { playSound, soundSwitch } from "./sound.js";
 import { SpyBoard } from "./spy.js";
 
@@ -59,14 +60,27 @@ async function tableGone(main, tableId) {
 function joinForm(main, tableId, invite, done) {
   // A signed-in player sits under the account's name (the server uses it anyway).
   const me = signedIn();
+  const terms = h("p", { class: "note", id: "join-terms" });
   const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 32, value: me ? me.name : savedName(), readonly: Boolean(me), autocomplete: "nickname" });
   const form = h(
     "form",
     { class: "panel joinform" },
     h("h1", {}, t("join")),
     h("label", { class: "field" }, h("span", {}, t("yourName")), name),
+    terms,
     h("button", { type: "submit", class: "primary" }, t("join")),
   );
+  // What taking the seat agrees to: rated or casual, hints or none (the creator chose).
+  api
+    .table(tableId)
+    .then((info) =>
+      fill(
+        terms,
+        `${t(info.rated ? "ratedTable" : "casualTable")} · ${t(info.hints ? "hintsAllowed" : "hintsOff")}. `,
+        t("joinAgrees"),
+      ),
+    )
+    .catch(() => {});
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const who = name.value.trim() || "Player";
@@ -87,6 +101,9 @@ function joinForm(main, tableId, invite, done) {
 
 function play(main, tableId, mine, missing) {
   const title = h("h1", { class: "tabletitle" });
+  // Said plainly: rated or casual, and whether hints are allowed (docs/server.md, Fair play).
+  const tags = h("p", { class: "tabletags", id: "table-tags" });
+  forgetRatings();
   const banner = h("div", { class: "banner", role: "status", hidden: true });
   const seatsBar = h("ul", { class: "seatsbar", "aria-label": t("seats") });
   const status = h("p", { class: "turn", id: "turn-status" });
@@ -97,7 +114,7 @@ function play(main, tableId, mine, missing) {
   const next = nextGame(tableId, mine);
   // Said plainly when a run-out clock made a move: whose, which, and what happens next.
   const clockNote = h("p", { class: "banner warn clocknote", role: "alert", hidden: true });
-  main.append(h("div", { class: "titlebar" }, title, soundSwitch()), banner, seatsBar, status, clockNote, waiting.el, pausePanel, boardHolder, result);
+  main.append(h("div", { class: "titlebar" }, title, tags, soundSwitch()), banner, seatsBar, status, clockNote, waiting.el, pausePanel, boardHolder, result);
 
   let board = null;
   let clocksAt = 0;
@@ -168,6 +185,11 @@ function play(main, tableId, mine, missing) {
   function render(state, message) {
     hideToastIfStale(message);
     title.textContent = t("tableOf", { game: t(state.game), id: state.table });
+    fill(
+      tags,
+      h("span", { class: `tag ${state.rated ? "rated" : "casual"}`, "data-rated": String(Boolean(state.rated)) }, t(state.rated ? "ratedTable" : "casualTable")),
+      h("span", { class: "tag", "data-hints": String(Boolean(state.hints)) }, t(state.hints ? "hintsAllowed" : "hintsOff")),
+    );
     document.title = `${t(state.game)} · cardtable`;
     renderSeats(state);
     waiting.update(state);
@@ -252,6 +274,7 @@ function play(main, tableId, mine, missing) {
           "aria-current": state.to_move === s.index ? "true" : false,
         },
         h("strong", {}, s.role === "open" ? t("open") : seatName(s)),
+        ratingBadge(s, state.game, () => lastState && renderSeats(lastState)),
         s.index === state.seat ? ` (${t("you")})` : "",
         flags.length ? h("span", { class: "flags" }, ` · ${flags.join(" · ")}`) : "",
         clock,
