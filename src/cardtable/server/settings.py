@@ -26,15 +26,27 @@ class Settings:
     stand_in_level: str = "medium"
     #: Bot speeds in a race, a turn-based bot's delay, the pause between deals/rounds.
     pacing: Pacing = field(default_factory=Pacing)
-    #: Seconds a bot may think about one move before a warning is logged. The bots'
-    #: budgets are in iterations; this only notices an overloaded machine. A bot over
-    #: it is still waited for: its move is never replaced by another.
+    #: Seconds a bot may think about one move. The bots' budgets are in iterations;
+    #: only an overloaded machine makes one late, and then the game's easiest level
+    #: answers for it (:mod:`.thinking`): a table waits one budget at most.
     bot_budget: float = 5.0
+    #: Thoughts in flight past which every bot thinks one level lower, and seconds the
+    #: bots keep thinking lower after one ran over its budget.
+    bot_backlog: int = 16
+    bot_relief_seconds: float = 30.0
     #: Worker processes the bots think in (0: threads of the server process instead).
     #: Processes keep a searching bot from taking the event loop's CPU time.
     bot_processes: int = 1
     #: Threads the bots think on when ``bot_processes`` is 0.
     bot_threads: int = 4
+    #: Admission control (:mod:`.admission`): with more than ``admission_in_flight``
+    #: requests and messages in progress, or the event loop running later than
+    #: ``admission_lag_seconds``, new tables, joins and seeks are answered 503 with
+    #: ``Retry-After: admission_retry_seconds``; moves and everything at a live table
+    #: are always served.
+    admission_in_flight: int = 256
+    admission_lag_seconds: float = 0.5
+    admission_retry_seconds: int = 2
     #: Messages per second a connection may send, and the burst it may save up.
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
