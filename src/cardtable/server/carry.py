@@ -96,7 +96,8 @@ class Carrier:
         if self.tables.get(live.table.id) is live:
             del self.tables[live.table.id]
         if self.cluster is not None:
-            self.cluster.let_go(live.table.id)
+            if live.fence is not None:
+                self.cluster.let_go(live.table.id, live.fence)
             self.cluster.dropped(live.table.id)
 
     @staticmethod

@@ -152,7 +152,7 @@ class Driver(Carrier):
                 if live.fence is not None:
                     live.gone = True
                     if self.cluster is not None:
-                        self.cluster.let_go(live.table.id)
+                        self.cluster.let_go(live.table.id, live.fence)
                     self.metrics.lease("released")
                     self._spawn(self.storage.awrite(release(live.table.id, live.fence)))
 

@@ -71,8 +71,9 @@ class Ownership(Protocol):
         """Keep renewing this process's lease of ``table_id`` (just made or claimed)."""
         ...
 
-    def let_go(self, table_id: str) -> None:
-        """Stop renewing the lease of ``table_id`` (forgotten, released or lost)."""
+    def let_go(self, table_id: str, fence: Fence) -> None:
+        """Stop renewing the lease of ``table_id`` held with ``fence`` (forgotten,
+        released or lost)."""
         ...
 
     def released(self, table_id: str) -> None:

@@ -84,10 +84,12 @@ class LeaseKeeper:
         with self._lock:
             self._held[table_id] = fence
 
-    def let_go(self, table_id: str) -> None:
-        """Stop renewing ``table_id``'s lease."""
+    def let_go(self, table_id: str, fence: Fence) -> None:
+        """Stop renewing ``table_id``'s lease held with ``fence`` (a newer fence of the
+        same table, claimed again since, is kept)."""
         with self._lock:
-            self._held.pop(table_id, None)
+            if self._held.get(table_id) == fence:
+                del self._held[table_id]
 
     def held(self) -> dict[str, Fence]:
         """The leases renewed now."""

@@ -50,8 +50,7 @@ from typing import Any
 
 import redis
 from redis.asyncio import Redis
-from sqlalchemy import create_engine
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Engine, create_engine
 from starlette.types import ASGIApp
 
 from cardtable.server import leases
@@ -130,7 +129,7 @@ class Cluster(Relays, Forwarding):
         self._heirs: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._heart: redis.Redis | None = None
-        self._lease_sessions: sessionmaker[Session] | None = None
+        self._lease_engine: Engine | None = None
         self.keeper = LeaseKeeper(
             lease_seconds=self.lease,
             every=self.every,
@@ -152,8 +151,9 @@ class Cluster(Relays, Forwarding):
         )
         engine = self.hub.storage.engine
         if engine.dialect.name != "sqlite":  # its own connection, apart from the moves'
-            own = create_engine(engine.url, pool_size=1, max_overflow=1, pool_pre_ping=True)
-            self._lease_sessions = sessionmaker(own)
+            self._lease_engine = create_engine(
+                engine.url, isolation_level="AUTOCOMMIT", pool_size=1, max_overflow=1
+            )
         pubsub = self._sub.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.channel(self.me), self.key("all"))
         await asyncio.to_thread(self._heartbeat, time.time())
@@ -193,10 +193,8 @@ class Cluster(Relays, Forwarding):
         if self._heart is not None:
             with contextlib.suppress(Exception):
                 self._heart.close()
-        if self._lease_sessions is not None:
-            bind = self._lease_sessions.kw.get("bind")
-            if bind is not None:
-                bind.dispose()
+        if self._lease_engine is not None:
+            self._lease_engine.dispose()
 
     def _dispatch(self, data: str) -> None:
         op, ident, payload = [*data.split(" ", 2), "", ""][:3]
@@ -341,9 +339,9 @@ class Cluster(Relays, Forwarding):
         """Renew this lease from now on (:class:`~.keeper.LeaseKeeper`)."""
         self.keeper.hold(table_id, fence)
 
-    def let_go(self, table_id: str) -> None:
-        """Stop renewing this lease."""
-        self.keeper.let_go(table_id)
+    def let_go(self, table_id: str, fence: Fence) -> None:
+        """Stop renewing this lease (held with ``fence``)."""
+        self.keeper.let_go(table_id, fence)
 
     def released(self, table_id: str) -> None:
         """A hand-over released ``table_id``: its successor (:func:`preferred` among
@@ -357,11 +355,21 @@ class Cluster(Relays, Forwarding):
     def _renew_leases(self, table_ids: list[str], until: float) -> set[str]:
         """The keeper's renewal (on its thread): on the keeper's own connection, or on
         SQLite (one writer) through the storage's writer."""
-        renew = leases.renew(self.me, table_ids, until)
-        if self._lease_sessions is None:
+        if self._lease_engine is None:
+            renew = leases.renew(self.me, table_ids, until)
             return self.hub.storage.write(renew).result(timeout=self.lease)
-        with self._lease_sessions.begin() as session:
-            return renew(session)
+        # One statement, one round trip: each wait for the network gives up the
+        # interpreter, and getting it back from a busy loop may take a switch interval.
+        with self._lease_engine.connect() as connection:
+            renewed = set(connection.execute(leases.renewal(self.me, table_ids, until)).scalars())
+            if len(renewed) == len(table_ids):
+                return renewed
+            # Skipped (locked by a write in progress: a moment) or lost: ask again once,
+            # then report as lost only what no longer names this process.
+            busy = [t for t in table_ids if t not in renewed]
+            renewed |= set(connection.execute(leases.renewal(self.me, busy, until)).scalars())
+            held: set[str] = set(connection.scalars(leases.still_held(self.me, busy)))
+            return renewed | held
 
     def _heartbeat(self, now: float) -> None:
         """Say this process lives for one more lease time (on the keeper's thread): its
