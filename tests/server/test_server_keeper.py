@@ -164,7 +164,7 @@ def test_a_sigterm_hand_over_names_a_successor_that_claims_at_once() -> None:
         prefix = f"h{uuid.uuid4().hex[:10]}:"
         storage_a, storage_b = Storage(url), Storage(url)
         hub_a, cluster_a = await start_node(storage_a, cluster_settings("a", prefix, lease, every))
-        hub_b, cluster_b = await start_node(storage_b, cluster_settings("b", prefix, lease, every))
+        hub_b, _ = await start_node(storage_b, cluster_settings("b", prefix, lease, every))
         try:
             tables = [await new_table(hub_a) for _ in range(3)]
             started = time.monotonic()
