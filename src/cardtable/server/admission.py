@@ -1,8 +1,8 @@
 """Admission control: a busy process turns new work away and keeps serving its tables.
 
-A process counts its *work in flight*: HTTP requests being answered, table messages
-being handled and bot thoughts not answered yet; and it watches its event loop's *lag*
-(how late a 0.1 s timer wakes up — on a CPU-starved host every request waits that long
+A process counts its *work in flight*: HTTP requests being answered and table messages
+being handled (bots have their own bound: :mod:`.thinking` degrades them); and it
+watches its event loop's *lag* (how late a 0.1 s timer wakes up — on a CPU-starved host every request waits that long
 before it even starts). Past ``admission_in_flight`` units of work, or with the loop
 ``admission_lag_seconds`` late, requests that *start* something — a new table
 (``POST /api/tables``), a seat (``…/join``), a rematch (``…/rematch``), a seek
@@ -64,7 +64,7 @@ def kind_of(method: str, path: str) -> str | None:
 
 class Admission:
     """One process's door (module docstring). ``others`` counts the work in flight
-    that is not HTTP (table messages being handled, bot thoughts)."""
+    that is not HTTP (table messages being handled)."""
 
     def __init__(
         self, settings: Settings, metrics: Metrics, others: Callable[[], int] = lambda: 0

@@ -76,7 +76,7 @@ def create_app(
             cluster.timing = app.state.move_timing
             hub.cluster = app.state.cluster = cluster
         admission: Admission = app.state.admission
-        admission.others = lambda: hub.handling + hub.bots.in_flight
+        admission.others = lambda: hub.handling  # bots have their own bound (thinking)
         admission.start()
         await hub.start()
         app.state.hub = hub

@@ -44,7 +44,7 @@ class Settings:
     #: ``admission_lag_seconds``, new tables, joins and seeks are answered 503 with
     #: ``Retry-After: admission_retry_seconds``; moves and everything at a live table
     #: are always served.
-    admission_in_flight: int = 256
+    admission_in_flight: int = 64
     admission_lag_seconds: float = 0.5
     admission_retry_seconds: int = 2
     #: Messages per second a connection may send, and the burst it may save up.
