@@ -2,16 +2,16 @@
 
 A process counts its *work in flight*: HTTP requests being answered and table messages
 being handled (bots have their own bound: :mod:`.thinking` degrades them); and it
-watches its event loop's *lag* (how late a 0.1 s timer wakes up — on a CPU-starved host every request waits that long
-before it even starts). Past ``admission_in_flight`` units of work, or with the loop
-``admission_lag_seconds`` late, requests that *start* something — a new table
-(``POST /api/tables``), a seat (``…/join``), a rematch (``…/rematch``), a seek
-(``POST /api/seeks``) — are answered at once with 503, ``Retry-After`` and a JSON
-``detail`` (code ``busy``, message id ``server.busy``), and counted in
-``cardtable_admission_rejections_total{kind}``. Moves, chat, hints, reads and everything
-else about a table already played are always served: the people already playing come
-first; newcomers are told to come back in a moment, not left to wait. A proxy spreads
-the retry over the other processes.
+watches its event loop's *lag* (how late a 0.1 s timer wakes up — on a CPU-starved host
+every request waits that long before it even starts). Past ``admission_in_flight`` units
+of work, or with the loop ``admission_lag_seconds`` late, requests that *start*
+something — a new table (``POST /api/tables``), a seat (``…/join``), a rematch
+(``…/rematch``), a seek (``POST /api/seeks``) — are answered at once with 503, ``Retry-
+After`` and a JSON ``detail`` (code ``busy``, message id ``server.busy``), and counted
+in ``cardtable_admission_rejections_total{kind}``. Moves, chat, hints, reads and
+everything else about a table already played are always served: the people already
+playing come first; newcomers are told to come back in a moment, not left to wait. A
+proxy spreads the retry over the other processes.
 
 Requests forwarded by another process (:mod:`.cluster`) were admitted there and pass.
 """
