@@ -6,8 +6,8 @@ watches its event loop's *lag* (how late a 0.1 s timer wakes up — on a CPU-sta
 every request waits that long before it even starts). Past ``admission_in_flight`` units
 of work, or with the loop ``admission_lag_seconds`` late, requests that *start*
 something — a new table (``POST /api/tables``), a seat (``…/join``), a rematch
-(``…/rematch``), a seek (``POST /api/seeks``) — are answered at once with 503, ``Retry-
-After`` and a JSON ``detail`` (code ``busy``, message id ``server.busy``), and counted
+(``…/rematch``), a seek (``POST /api/seeks``) — are answered at once with 503,
+``Retry-After`` and a JSON ``detail`` (code ``busy``, message id ``server.busy``), and counted
 in ``cardtable_admission_rejections_total{kind}``. Moves, chat, hints, reads and
 everything else about a table already played are always served: the people already
 playing come first; newcomers are told to come back in a moment, not left to wait. A
