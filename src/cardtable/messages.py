@@ -655,7 +655,7 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "a message may be at most {limit} bytes",
         "uk": "повідомлення може мати щонайбільше {limit} байтів",
     },
-    # -- several server processes (server/cluster.py, runtime) ----------------------
+    # -- several server processes and a busy one (server/cluster/, admission) -------
     "server.owner_unreachable": {
         "en": "the server running this table did not answer: try again",
         "uk": "сервер, що веде цей стіл, не відповів: спробуйте ще раз",
