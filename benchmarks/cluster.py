@@ -193,7 +193,7 @@ class ServerProc:
                 return answer.json()  # type: ignore[no-any-return]
         return None
 
-    def wait_healthy(self, timeout: float = 60.0) -> None:
+    def wait_healthy(self, timeout: float = 180.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.alive():

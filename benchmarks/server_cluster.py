@@ -61,7 +61,16 @@ def run_cluster(
     failing) is counted as an error of its kind beside what the clients saw up to it,
     and every process the run started is stopped on the way out."""
     seen = Stats()
-    with Cluster(processes=processes, redis_url=None, env={"CARDTABLE_TIME_MOVES": "1"}) as c:
+    cluster = Cluster(processes=processes, redis_url=None, env={"CARDTABLE_TIME_MOVES": "1"})
+    try:
+        cluster.start()
+    except Exception as exc:  # stopped already; reported as this run's error
+        seen.error_codes[f"start: {type(exc).__name__}"] = 1
+        report = partial_report(seen, f"the processes did not start: {exc}"[:500])
+        report["owner_changes_unasked"] = {}
+        print(f"the run with {processes} processes failed: {report['failure']}", flush=True)
+        return report
+    with cluster as c:
         target = Target(
             c.base,
             [(s.name, s.base, s.pid) for s in c.servers],
@@ -153,13 +162,17 @@ def compare_processes(processes: int, candidate: int, spy: int, args: argparse.N
         runs = {n: run_cluster(n, candidate, spy, args) for n in counts}
         one, many = runs[1], runs[processes]
         for n, run in runs.items():
-            changes = sum(v for k, v in run["owner_changes_unasked"].items())
+            changes = sum(run["owner_changes_unasked"].values())
             print(
                 f"round {index + 1}, {n} process(es): errors {run['errors']} "
                 f"{run['error_codes']}; owner changes not asked for {changes} "
-                f"{run['owner_changes_unasked']}",
+                f"{run['owner_changes_unasked']}; load average "
+                f"{run['machine_load_average_1min']}",
                 flush=True,
             )
+        if "failure" in one or "failure" in many:
+            print(f"round {index + 1}: a run failed; not counted", flush=True)
+            continue
         if not (one[key] and many[key]):
             print(f"round {index + 1}: no committed moves to divide by; not counted")
             continue
