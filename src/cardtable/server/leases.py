@@ -24,8 +24,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Select, Update, and_, insert, or_, select, update
 from sqlalchemy import Table as Table_
+from sqlalchemy import Update, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from cardtable.server.models import LeaseRow, TableRow
@@ -43,7 +43,6 @@ __all__ = [
     "renew",
     "renewal",
     "start_lease",
-    "still_held",
 ]
 
 _LEASES = cast(Table_, LeaseRow.__table__)
@@ -161,31 +160,25 @@ def renew(owner: str, table_ids: Collection[str], until: float) -> Callable[[Ses
     return run
 
 
-def renewal(owner: str, table_ids: Collection[str], until: float) -> Update:
+def renewal(owner: str, table_ids: Collection[str], until: float, *, wait: bool = False) -> Update:
     """The one statement that extends ``owner``'s leases of ``table_ids`` to ``until``
     and returns the ids it renewed, for the lease thread (:mod:`.cluster.keeper`) to run
-    in autocommit, in one round trip. It never waits for a row lock: a lease row locked
-    by a write in progress (its fence check, :func:`check`) is skipped, not waited for —
-    waiting, with the writer's transaction locking rows in another order, could
-    deadlock. :func:`still_held` tells a skipped lease from a lost one."""
-    ids = list(table_ids)
-    mine = (
-        select(_LEASES.c.table_id)
-        .where(_LEASES.c.owner == owner, _LEASES.c.table_id.in_(ids))
-        .with_for_update(skip_locked=True)
+    in autocommit, in one round trip. Without ``wait`` it never waits for a row lock: a
+    lease row locked by a write in progress (its fence check, :func:`check`) is skipped
+    — waiting on several rows, with the writer's transaction locking them in another
+    order, could deadlock; the caller renews the skipped ones one at a time with
+    ``wait`` (one row: no cycle). An id not returned either way is no longer
+    ``owner``'s."""
+    mine = select(_LEASES.c.table_id).where(
+        _LEASES.c.owner == owner, _LEASES.c.table_id.in_(list(table_ids))
     )
+    if not wait:
+        mine = mine.with_for_update(skip_locked=True)
     return (
         update(_LEASES)
         .where(_LEASES.c.table_id.in_(mine))
         .values(expires_at=until)
         .returning(_LEASES.c.table_id)
-    )
-
-
-def still_held(owner: str, table_ids: Collection[str]) -> Select[tuple[str]]:
-    """The read of which of ``table_ids`` ``owner`` still holds (no lock taken)."""
-    return select(_LEASES.c.table_id).where(
-        _LEASES.c.owner == owner, _LEASES.c.table_id.in_(list(table_ids))
     )
 
 

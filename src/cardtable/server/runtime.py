@@ -259,7 +259,9 @@ class Hub(Driver, Chatter):
         if self.cluster is not None:
             fence = Fence(self.cluster.me, 1)
             lease = (fence.owner, time.time() + self.settings.lease_seconds)
-        await self.storage.awrite(Storage.insert_table(table, lease))
+        await self.storage.awrite(
+            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
+        )
         live = LiveTable(TableCore(table), fence=fence)
         self.tables[table_id] = live
         if self.cluster is not None and fence is not None:

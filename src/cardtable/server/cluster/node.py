@@ -362,14 +362,14 @@ class Cluster(Relays, Forwarding):
         # interpreter, and getting it back from a busy loop may take a switch interval.
         with self._lease_engine.connect() as connection:
             renewed = set(connection.execute(leases.renewal(self.me, table_ids, until)).scalars())
-            if len(renewed) == len(table_ids):
-                return renewed
-            # Skipped (locked by a write in progress: a moment) or lost: ask again once,
-            # then report as lost only what no longer names this process.
-            busy = [t for t in table_ids if t not in renewed]
-            renewed |= set(connection.execute(leases.renewal(self.me, busy, until)).scalars())
-            held: set[str] = set(connection.scalars(leases.still_held(self.me, busy)))
-            return renewed | held
+            # Skipped (locked by a write in progress) or lost: each renewed alone,
+            # waiting for that one row — a wait that cannot deadlock, as this
+            # connection holds no other lock meanwhile. A hot table is never left
+            # unrenewed because a write had it locked at every look.
+            for table_id in [t for t in table_ids if t not in renewed]:
+                found = connection.execute(leases.renewal(self.me, [table_id], until, wait=True))
+                renewed |= set(found.scalars())
+            return renewed
 
     def _heartbeat(self, now: float) -> None:
         """Say this process lives for one more lease time (on the keeper's thread): its
