@@ -268,7 +268,10 @@ class Cluster:
 
     # ------------------------------------------------------------------ start
     def start(self) -> Cluster:
-        """Start everything and wait until the proxy counts every process up."""
+        """Start everything and wait until the proxy counts every process up (once:
+        a cluster started already is refused, never started twice over)."""
+        if self._tmp is not None:
+            raise RuntimeError("this cluster is started already")
         self._tmp = tempfile.TemporaryDirectory(prefix="cardtable-cluster-")
         _RUNNING.append(self)
         try:
@@ -285,6 +288,10 @@ class Cluster:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def close(self) -> None:
+        """:meth:`stop` (for :func:`contextlib.closing`)."""
         self.stop()
 
     def _start_database(self) -> None:

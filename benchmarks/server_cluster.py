@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -70,7 +71,7 @@ def run_cluster(
         report["owner_changes_unasked"] = {}
         print(f"the run with {processes} processes failed: {report['failure']}", flush=True)
         return report
-    with cluster as c:
+    with contextlib.closing(cluster) as c:  # started above: stopped on every way out
         target = Target(
             c.base,
             [(s.name, s.base, s.pid) for s in c.servers],
