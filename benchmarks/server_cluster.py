@@ -90,11 +90,14 @@ def run_cluster(
                     seen,
                 )
             )
-        except Exception as exc:  # reported, with what was seen up to it
+        except BaseException as exc:  # reported, with what was seen up to it
             kind = f"benchmark: {type(exc).__name__}"
             seen.error_codes[kind] = seen.error_codes.get(kind, 0) + 1
             report = partial_report(seen, f"{type(exc).__name__}: {exc}")
             print(f"the run with {processes} processes failed: {report['failure']}", flush=True)
+            if not isinstance(exc, Exception):  # a signal or Ctrl-C: what was seen, then out
+                print(f"  seen so far: {json.dumps(report)}", flush=True)
+                raise
         report["owner_changes_unasked"] = owner_changes(c)
         for server in c.servers:
             problems = [
