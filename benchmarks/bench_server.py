@@ -571,8 +571,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--max-in-flight",
         type=int,
-        default=64,
-        help="with --overload: the server's --max-in-flight (admission control)",
+        default=16,
+        help="with --overload: the server's --max-in-flight (admission control; 16)",
+    )
+    parser.add_argument(
+        "--max-lag",
+        type=float,
+        default=0.25,
+        help="with --overload: the server's --max-lag in seconds (admission control; 0.25)",
     )
     args = parser.parse_args(argv if argv is not None else [])
     if args.processes is not None and (args.processes < 2 or args.rounds < 1):

@@ -354,7 +354,7 @@ def overload(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, stop_on_signals():
         port = free_port()
         log = Path(tmp) / "server.log"
-        extra = ["--max-in-flight", str(args.max_in_flight)]
+        extra = ["--max-in-flight", str(args.max_in_flight), "--max-lag", str(args.max_lag)]
         proc = start_server(port, f"sqlite:///{Path(tmp) / 'o.db'}", log, extra)
         base = f"http://127.0.0.1:{port}"
         holder = ServerProc("server", port, [], log, {}, proc)
@@ -391,7 +391,8 @@ def overload(args: argparse.Namespace) -> dict[str, Any]:
     )
     print(
         f"overload ({args.tables} live tables, {args.flood} newcomers asking for tables "
-        f"without pause, max in flight {args.max_in_flight}, {args.seconds:g} s):"
+        f"without pause, --max-in-flight {args.max_in_flight}, --max-lag {args.max_lag:g} s, "
+        f"{args.seconds:g} s):"
     )
     for key in (
         "newcomers",
