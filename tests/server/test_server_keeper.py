@@ -265,3 +265,21 @@ def test_only_a_table_nobody_holds_is_a_404_and_a_table_always_moving_is_a_503()
     assert response.headers["retry-after"] == "1"
     assert json.loads(response.body)["detail"]["code"] == "owner_unreachable"
     assert len(moving.asked) == FORWARD_TRIES
+
+
+def test_each_write_renews_the_lease_so_a_busy_table_is_never_claimed(db_url: str) -> None:
+    """The lease thread skips a row a write has locked; that write's fence check renews
+    the lease itself as it commits, and a claim waiting on the row then finds it held."""
+    storage = Storage(db_url)
+    try:
+        table = seated_table("t1")
+        now = time.time()
+        storage.write(Storage.insert_table(table, ("a", now + 1.0))).result(timeout=10)
+        move(storage, table, "m1", Fence("a", 1, lease_seconds=300.0))
+        found = storage.read(leases.lease_of("t1"))
+        assert found is not None
+        assert found.expires_at >= now + 299.0
+        # Past the lease as first granted, nobody may claim it: the write renewed it.
+        assert storage.write(leases.claim("t1", "b", now + 2, now + 5)).result(10) is None
+    finally:
+        storage.close()

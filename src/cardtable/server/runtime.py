@@ -257,7 +257,7 @@ class Hub(Driver, Chatter):
         fence = None
         lease = None
         if self.cluster is not None:
-            fence = Fence(self.cluster.me, 1)
+            fence = Fence(self.cluster.me, 1, self.settings.lease_seconds)
             lease = (fence.owner, time.time() + self.settings.lease_seconds)
         await self.storage.awrite(
             Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)

@@ -82,7 +82,8 @@ class Forwarding(Bus):
         owner a moment ago: it lost or handed the table over meanwhile) is never passed
         on: the owner is looked up again and the request run there, up to
         :data:`FORWARD_TRIES` times, then a 503 with Retry-After. A 404 stays a 404
-        only for a table no process holds or can load (there is no such table)."""
+        only for a table no process holds or can load at two looks (there is no such
+        table)."""
         table_id = self.table_of(request.url.path)
         if table_id is None or FORWARDED in request.headers:
             return await call_next(request)
@@ -115,7 +116,10 @@ class Forwarding(Bus):
                         "the process that runs this table did not answer: try again"
                     )
                 status, headers, content = answer
-            if owner is None or not _not_there(status, content):
+            # No owner found: no such table — or, on a slow machine, one between two
+            # owners at the look; a second look tells.
+            final = owner is None and (attempt > 0 or not _not_there(status, content))
+            if final or (owner is not None and not _not_there(status, content)):
                 response = Response(content, status)
                 response.raw_headers = list(headers)
                 return response

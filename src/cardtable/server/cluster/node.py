@@ -70,6 +70,10 @@ log = logging.getLogger("cardtable.server.cluster")
 #: before any other process claims it.
 ORPHAN_WAIT = 4
 
+#: Times :meth:`Cluster.locate` looks for a table's owner and tries to claim it when
+#: the claim fails (another process won it, or the lease ran out between two looks).
+LOCATE_TRIES = 3
+
 #: Times a successor told to ``take`` a table looks for it free before leaving it to
 #: the others (the release may reach the database a moment after the message).
 TAKE_TRIES = 20
@@ -271,19 +275,26 @@ class Cluster(Relays, Forwarding):
         return await self.hub.storage.aread(lambda s: leases.lease_of(table_id)(s))
 
     async def _locate(self, table_id: str, any_age: bool) -> str | None:
-        lease = await self._lease(table_id)
-        if lease is not None and lease.owner != self.me and lease.held(time.time()):
-            return lease.owner
-        if self.draining:
-            return None
-        now = time.time()
-        fence = await self.hub.storage.awrite(
-            leases.claim(table_id, self.me, now, now + self.lease)
-        )
-        if fence is None:
+        for _ in range(LOCATE_TRIES):
             lease = await self._lease(table_id)
-            held = lease is not None and lease.held(time.time())
-            return lease.owner if held and lease is not None else None
+            if lease is not None and lease.owner != self.me and lease.held(time.time()):
+                return lease.owner
+            if self.draining:
+                return None
+            now = time.time()
+            fence = await self.hub.storage.awrite(
+                leases.claim(table_id, self.me, now, now + self.lease)
+            )
+            if fence is not None:
+                break
+            # Another process claimed it at that moment, or its owner's lease ran out
+            # between the two looks (a slow machine): look again. No lease row at all:
+            # no such table.
+            if await self._lease(table_id) is None:
+                return None
+        else:  # claimed by others each time: whoever holds it now
+            lease = await self._lease(table_id)
+            return lease.owner if lease is not None else None
         taken = lease is not None and lease.owner != self.me
         live = await self.hub.adopt(table_id, fence, any_age=any_age)
         if live is None:
@@ -362,14 +373,13 @@ class Cluster(Relays, Forwarding):
         # interpreter, and getting it back from a busy loop may take a switch interval.
         with self._lease_engine.connect() as connection:
             renewed = set(connection.execute(leases.renewal(self.me, table_ids, until)).scalars())
-            # Skipped (locked by a write in progress) or lost: each renewed alone,
-            # waiting for that one row — a wait that cannot deadlock, as this
-            # connection holds no other lock meanwhile. A hot table is never left
-            # unrenewed because a write had it locked at every look.
-            for table_id in [t for t in table_ids if t not in renewed]:
-                found = connection.execute(leases.renewal(self.me, [table_id], until, wait=True))
-                renewed |= set(found.scalars())
-            return renewed
+            if len(renewed) == len(table_ids):
+                return renewed
+            # Skipped — a write in progress has the row locked, and that write renews
+            # the lease as it commits (:func:`leases.check`) — or lost: only what no
+            # longer names this process is lost.
+            busy = [t for t in table_ids if t not in renewed]
+            return renewed | set(connection.scalars(leases.still_held(self.me, busy)))
 
     def _heartbeat(self, now: float) -> None:
         """Say this process lives for one more lease time (on the keeper's thread): its
