@@ -585,15 +585,15 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--processes needs N >= 2 and --rounds R >= 1")
     spy = min(args.spy_tables, args.tables)
     if args.processes is not None or args.sigterms is not None or args.overload:
-        from benchmarks import server_cluster
+        from benchmarks import cluster_runs
 
-        with server_cluster.stop_on_signals():
+        with cluster_runs.stop_on_signals():
             if args.sigterms is not None:
-                server_cluster.sigterms(args.sigterms, args)
+                cluster_runs.sigterms(args.sigterms, args)
             elif args.overload:
-                server_cluster.overload(args)
+                cluster_runs.overload(args)
             else:
-                server_cluster.compare_processes(args.processes, args.tables - spy, spy, args)
+                cluster_runs.compare_processes(args.processes, args.tables - spy, spy, args)
         return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
