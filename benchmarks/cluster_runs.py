@@ -133,6 +133,7 @@ def owner_changes(cluster: Cluster) -> dict[str, int]:
     taken (``dropped``), from each process's ``/metrics``; a process that does not
     answer is counted under ``unanswered``."""
     found = {"claimed": 0, "lost": 0, "dropped": 0, "unanswered": 0}
+    margins: list[float] = []
     for server in cluster.servers:
         try:
             text = httpx.get(f"{server.base}/metrics", timeout=10).text
@@ -143,6 +144,10 @@ def owner_changes(cluster: Cluster) -> dict[str, int]:
             found[reason] += int(
                 metric(text, f'cardtable_lease_changes_total{{reason="{reason}"}}')
             )
+        if "cardtable_lease_margin_seconds " in text:
+            margins.append(metric(text, "cardtable_lease_margin_seconds"))
+    if margins:  # printed beside the changes: the least time a lease had left
+        print(f"  least lease margin at a renewal: {min(margins):.3f} s", flush=True)
     return found
 
 
