@@ -647,13 +647,15 @@ def serve(
     lease_seconds: Annotated[
         float,
         typer.Option(
-            min=0.2, help="With --redis: seconds a table's owner holds it without renewing."
+            min=0.2,
+            help="With --redis: seconds a table's owner holds it without renewing (a "
+            "killed process's tables move after this; a stopped one's at once).",
         ),
-    ] = 3.0,
+    ] = 10.0,
     renew_seconds: Annotated[
         float,
         typer.Option(min=0.05, help="With --redis: seconds between lease renewals."),
-    ] = 0.5,
+    ] = 1.0,
     drain_seconds: Annotated[
         float,
         typer.Option(

@@ -98,11 +98,15 @@ class Settings:
     redis_prefix: str = "cardtable:"
     instance: str | None = None
     #: Seconds a table's owner holds its lease without renewing it: a process killed
-    #: outright loses its tables to another this long after its last renewal.
-    lease_seconds: float = 3.0
+    #: outright loses its tables to another this long after its last renewal. Ten
+    #: seconds, because a live owner must never lose a table: on a host at load 30-40
+    #: (2 cores) the lease thread was measured renewing with only 0.15 s left of a
+    #: 3 s lease, and losing some (docs/deploy.md). A SIGTERM hand-over never waits
+    #: for it.
+    lease_seconds: float = 10.0
     #: Seconds between an owner's renewals (and every process's look for tables
     #: whose owner is gone).
-    renew_seconds: float = 0.5
+    renew_seconds: float = 1.0
     #: Seconds a process told to stop (SIGTERM) keeps serving while its health check
     #: answers 503, so a proxy stops sending it newcomers before it hands its tables
     #: over and closes its sockets with 1012.
