@@ -63,6 +63,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from benchmarks.cluster import descendants, kill_left
+
 SPY_PREFERENCE = ("call", "place points", "place waste", "open points", "turn")
 
 
@@ -77,6 +79,10 @@ class Stats:
     connect_failures: int = 0
     finished_tables: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
+
+
+class SetupError(Exception):
+    """A table could not be made or joined: what failed and how (counted by kind)."""
 
 
 @dataclass
@@ -187,8 +193,10 @@ async def client(
         await ws.send(json.dumps({"type": "hello", "token": token}))
         welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
         assert welcome["type"] == "welcome", welcome
-    except Exception:
+    except Exception as exc:
         stats.connect_failures += 1
+        kind = f"connect: {type(exc).__name__}"
+        stats.error_codes[kind] = stats.error_codes.get(kind, 0) + 1
         phase.arrived()
         return
     phase.arrived()
@@ -250,9 +258,10 @@ async def client(
                     stats.finished_tables += 1
                 break
             maybe_move()
-    except Exception:
+    except Exception as exc:
         stats.errors += 1
-        stats.error_codes["connection"] = stats.error_codes.get("connection", 0) + 1
+        kind = f"connection: {type(exc).__name__}"
+        stats.error_codes[kind] = stats.error_codes.get(kind, 0) + 1
     finally:
         if pending_move is not None:
             pending_move.cancel()
@@ -303,36 +312,61 @@ async def run_load(
     seconds: float,
     think: float,
     bot_level: str = "easy",
+    seen: Stats | None = None,
+    started_event: asyncio.Event | None = None,
+    stop_at: list[float] | None = None,
 ) -> dict[str, Any]:
-    """Create the tables, run the clients for ``seconds`` and measure."""
+    """Create the tables, run the clients for ``seconds`` and measure. ``seen`` gets
+    what the clients saw as they see it (a caller reports it should this fail);
+    ``started_event`` is set when the clients start playing and ``stop_at[0]`` then holds
+    when they stop (``time.monotonic``), for load run beside them."""
     base = target.base
     pids = [pid for _, _, pid in target.servers]
     rng = random.Random(1)
     rss_before = sum(proc_rss_mib(pid) for pid in pids)
     runs: list[TableRun] = []
+    #: Tables that could not be made or joined, by what failed ("join: HTTP 404").
+    setup_errors: dict[str, int] = {}
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
-        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+        async def post(path: str, body: dict[str, Any], what: str) -> dict[str, Any]:
+            """POST and its JSON; :class:`SetupError` naming ``what`` and the status."""
             for attempt in range(5):  # the listen queue may overflow in the first burst
                 try:
                     response = await http.post(path, json=body)
-                    response.raise_for_status()
-                    return response.json()  # type: ignore[no-any-return]
                 except httpx.TransportError:
                     await asyncio.sleep(0.2 * (attempt + 1))
-            raise RuntimeError(f"POST {path} kept failing")
+                    continue
+                if response.status_code == 503 and attempt < 4:  # busy or moving: as told
+                    await asyncio.sleep(float(response.headers.get("retry-after", "1")))
+                    continue
+                if response.status_code >= 400:
+                    raise SetupError(f"{what}: HTTP {response.status_code}")
+                return response.json()  # type: ignore[no-any-return]
+            raise SetupError(f"{what}: no answer")
 
-        async def make(game: str, seats: list[dict[str, str]], options: dict[str, Any]) -> TableRun:
-            created = await post("/api/tables", {"game": game, "seats": seats, "options": options})
-            table_id = created["table"]["id"]
-            tokens = []
-            for invite in created["invites"]:
-                joined = await post(
-                    f"/api/tables/{table_id}/join",
-                    {"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
+        async def make(
+            game: str, seats: list[dict[str, str]], options: dict[str, Any]
+        ) -> TableRun | None:
+            """A table with every open seat joined, or None (the error counted by kind)."""
+            try:
+                created = await post(
+                    "/api/tables", {"game": game, "seats": seats, "options": options}, "create"
                 )
-                tokens.append(joined["token"])
+                table_id = created["table"]["id"]
+                tokens = []
+                for invite in created["invites"]:
+                    joined = await post(
+                        f"/api/tables/{table_id}/join",
+                        {"invite": invite["code"], "name": f"p{len(runs)}-{invite['seat']}"},
+                        "join",
+                    )
+                    tokens.append(joined["token"])
+            except (SetupError, httpx.HTTPError, KeyError, ValueError) as exc:
+                kind = str(exc) if isinstance(exc, SetupError) else type(exc).__name__
+                setup_errors[kind] = setup_errors.get(kind, 0) + 1
+                return None
             return TableRun(table_id, game, tokens)
 
         open_seat = {"type": "open"}
@@ -345,8 +379,11 @@ async def run_load(
             for _ in range(spy_tables)
         ]
         for start in range(0, len(jobs), 50):
-            runs.extend(await asyncio.gather(*jobs[start : start + 50]))
-    stats = Stats()
+            made = await asyncio.gather(*jobs[start : start + 50])
+            runs.extend(run for run in made if run is not None)
+    stats = seen if seen is not None else Stats()
+    stats.error_codes.update(setup_errors)
+    stats.errors += sum(setup_errors.values())
     clients = sum(len(run.tokens) for run in runs)
     phase = Phase(clients)
     tasks = [
@@ -356,7 +393,8 @@ async def run_load(
         for run in runs
         for seat in range(len(run.tokens))
     ]
-    await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
+    with contextlib.suppress(TimeoutError):  # those not connected by then are counted
+        await asyncio.wait_for(phase.all_ready.wait(), timeout=120)
     async with httpx.AsyncClient(timeout=60) as http:
         moves_before = await committed_moves(http, target)
     cpu_each_before = [proc_cpu_seconds(pid) for pid in pids]
@@ -366,7 +404,11 @@ async def run_load(
     own_before = sum(os.times()[:2])
     started = time.monotonic()
     phase.stop_at = started + seconds
+    if stop_at is not None:
+        stop_at[0] = phase.stop_at
     phase.go.set()
+    if started_event is not None:
+        started_event.set()
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - started
     cpu_each = [proc_cpu_seconds(pid) - b for pid, b in zip(pids, cpu_each_before, strict=True)]
@@ -445,18 +487,21 @@ async def run_load(
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_waited_percent": round(100 * waited / elapsed, 1),
         "machine_load_average_1min": round(os.getloadavg()[0], 2),
-        "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / tables, 3),
+        "server_cpu_ms_per_table_second": round(1000 * cpu / elapsed / max(1, tables), 3),
         "server_cpu_ms_per_move": round(1000 * cpu / stats.moves, 2) if stats.moves else None,
         "server_rss_mib": round(rss_after, 1),
         "load_clients_cpu_percent": round(100 * own / elapsed, 1),
-        "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / tables, 1),
+        "server_rss_kib_per_table": round(1024 * (rss_after - rss_before) / max(1, tables), 1),
     }
 
 
-def start_server(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
-    """``cardtable serve`` in a subprocess; returns once /api/health answers."""
+def start_server(
+    port: int, db: str, log: Path, extra: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``cardtable serve`` (with ``extra`` options) in a subprocess; returns once
+    /api/health answers."""
     command = [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--db", db, "--log-level", "warning"]
+    command += ["--port", str(port), "--db", db, "--log-level", "warning", *(extra or [])]
     env = {**os.environ, "CARDTABLE_TIME_MOVES": "1"}  # GET /api/timing
     with log.open("wb") as sink:
         proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
@@ -506,12 +551,49 @@ def main(argv: list[str] | None = None) -> None:
         help="with --processes: pairs of runs (1 and N, the order turning), judged by the "
         "median of their ratios (default 3)",
     )
+    parser.add_argument(
+        "--sigterms",
+        type=int,
+        default=None,
+        help="instead: K SIGTERMs in a row over 3 processes behind HAProxy with --tables "
+        "tables, each hand-over timed (goal: every one under 0.5 s)",
+    )
+    parser.add_argument(
+        "--lease-seconds", type=float, default=3.0, help="with --sigterms: the lease (3 s)"
+    )
+    parser.add_argument(
+        "--overload",
+        action="store_true",
+        help="instead: one process with --tables live Candidate tables while --flood "
+        "newcomers ask for new tables without pause: 503s counted, moves' latency measured",
+    )
+    parser.add_argument("--flood", type=int, default=64, help="with --overload: newcomers")
+    parser.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=16,
+        help="with --overload: the server's --max-in-flight (admission control; 16)",
+    )
+    parser.add_argument(
+        "--max-lag",
+        type=float,
+        default=0.25,
+        help="with --overload: the server's --max-lag in seconds (admission control; 0.25)",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     if args.processes is not None and (args.processes < 2 or args.rounds < 1):
         parser.error("--processes needs N >= 2 and --rounds R >= 1")
     spy = min(args.spy_tables, args.tables)
-    if args.processes is not None:
-        compare_processes(args.processes, args.tables - spy, spy, args)
+    if args.processes is not None or args.sigterms is not None or args.overload:
+        from benchmarks import cluster_runs
+
+        with cluster_runs.stop_on_signals():
+            if args.sigterms is not None:
+                cluster_runs.sigterms(args.sigterms, args)
+            elif args.overload:
+                cluster_runs.overload(args)
+            else:
+                cluster_runs.compare_processes(args.processes, args.tables - spy, spy, args)
         return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
@@ -531,11 +613,13 @@ def main(argv: list[str] | None = None) -> None:
                 )
             )
         finally:
+            workers = descendants(proc.pid)  # its bot workers: stopped with it in any case
             proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=20)
             if proc.poll() is None:
                 proc.kill()
+            kill_left(workers)
         problems = "\n".join(
             line
             for line in log.read_text(errors="replace").splitlines()
@@ -547,100 +631,6 @@ def main(argv: list[str] | None = None) -> None:
     print(f"server load benchmark (loopback, {database}; server = its process and bot workers)")
     for key, value in report.items():
         print(f"  {key}: {value}")
-
-
-def run_cluster(
-    processes: int, candidate: int, spy: int, args: argparse.Namespace
-) -> dict[str, Any]:
-    """One run of :func:`run_load` against ``processes`` processes behind HAProxy, with
-    ``candidate`` and ``spy`` tables per process."""
-    from benchmarks.cluster import Cluster
-
-    with Cluster(processes=processes, redis_url=None, env={"CARDTABLE_TIME_MOVES": "1"}) as c:
-        target = Target(
-            c.base,
-            [(s.name, s.base, s.pid) for s in c.servers],
-            redis_pid=c.redis_pid,
-            proxy_pid=c.proxy_pid,
-        )
-        report = asyncio.run(
-            run_load(
-                target,
-                candidate * processes,
-                spy * processes,
-                args.seconds,
-                args.think,
-                args.bot_level,
-            )
-        )
-        for server in c.servers:
-            problems = [
-                line
-                for line in server.tail().splitlines()
-                if line.strip() and not line.startswith("cardtable server: open")
-            ]
-            if problems:
-                print(f"log of {server.name} ({processes} processes):\n" + "\n".join(problems))
-    return report
-
-
-def compare_processes(processes: int, candidate: int, spy: int, args: argparse.Namespace) -> None:
-    """1 process and ``processes``, the same tables and clients per process, ``args.rounds``
-    times with the order turning; print every round's ratio and shares of the moves, the
-    reports of the round nearest the median, and the median ratio that decides how the
-    processes scale."""
-    key = "cpu_ms_per_committed_move_servers_and_redis"
-    rounds: list[tuple[dict[str, Any], dict[str, Any], float]] = []
-    for index in range(args.rounds):
-        counts = (1, processes) if index % 2 == 0 else (processes, 1)
-        runs = {n: run_cluster(n, candidate, spy, args) for n in counts}
-        one, many = runs[1], runs[processes]
-        if not (one[key] and many[key]):
-            print(f"round {index + 1}: no committed moves to divide by; not counted")
-            continue
-        rounds.append((one, many, many[key] / one[key]))
-        shares = ", ".join(f"{n} {v} %" for n, v in many["share_of_moves_percent"].items())
-        print(
-            f"round {index + 1} of {args.rounds} ({counts[0]} first): CPU per committed move "
-            f"{one[key]} ms with 1, {many[key]} ms with {processes}: "
-            f"ratio {rounds[-1][2]:.2f}; shares of the moves {shares}; "
-            f"load average {os.getloadavg()[0]:.1f}",
-            flush=True,
-        )
-    if not rounds:
-        print("server load benchmark across processes: no round committed a move")
-        return
-    ratios = [r[2] for r in rounds]
-    median = statistics.median(ratios)
-    one, many, _ = min(rounds, key=lambda r: abs(r[2] - median))
-    print(
-        f"server load benchmark across processes (loopback, HAProxy, PostgreSQL, Redis; "
-        f"{candidate} Candidate + {spy} Spy tables per process, {args.seconds:g} s each; "
-        f"the round nearest the median ratio of {len(rounds)})"
-    )
-    keys = [k for k in many if k in one and not isinstance(many[k], dict)]
-    width = max(len(k) for k in keys)
-    print(f"  {'':{width}}  {'1 process':>12}  {f'{processes} processes':>12}")
-    for name in keys:
-        print(f"  {name:{width}}  {one[name]!s:>12}  {many[name]!s:>12}")
-    for name in [k for k in many if isinstance(many[k], dict)]:
-        print(f"  {name}:")
-        print(f"    1 process: {_cell(one.get(name))}")
-        print(f"    {processes} processes: {_cell(many[name])}")
-    verdict = "met" if median <= 1.3 else "NOT met"
-    listed = ", ".join(f"{r:.2f}" for r in ratios)
-    print(
-        f"CPU time per committed move, servers + Redis, {processes} processes / 1: rounds "
-        f"{listed}; median {median:.2f} (goal <= 1.3: {verdict})"
-    )
-    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
-
-
-def _cell(value: Any) -> str:
-    """A report value in one short cell (dicts per process in full)."""
-    if isinstance(value, dict):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)
 
 
 if __name__ == "__main__":

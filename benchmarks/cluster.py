@@ -22,6 +22,7 @@ bind 127.0.0.1:9000
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
@@ -80,6 +81,44 @@ def render_haproxy(template: str, port: int, servers: list[int], stats_socket: s
         model = None
         out.append(line)
     return "".join(out)
+
+
+def descendants(pid: int) -> list[tuple[int, float]]:
+    """The processes below ``pid`` now, each with its start time (``/proc``), so a PID
+    reused later by another process is never mistaken for one of them."""
+    found: list[tuple[int, float]] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                for child in (task / "children").read_text().split():
+                    found.append((int(child), _started(int(child))))
+                    found += descendants(int(child))
+    return found
+
+
+def _started(pid: int) -> float:
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return float(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    return -1.0
+
+
+def kill_left(processes: list[tuple[int, float]]) -> None:
+    """SIGKILL those of ``processes`` still running (the same process: same start)."""
+    for pid, started in processes:
+        if _started(pid) == started:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+#: Clusters started and not stopped yet: stopped at exit, whatever the way out.
+_RUNNING: list[Cluster] = []
+
+
+@atexit.register
+def _stop_running() -> None:
+    for cluster in list(_RUNNING):
+        with contextlib.suppress(Exception):
+            cluster.stop()
 
 
 def _pg_admin() -> Any:
@@ -154,7 +193,7 @@ class ServerProc:
                 return answer.json()  # type: ignore[no-any-return]
         return None
 
-    def wait_healthy(self, timeout: float = 60.0) -> None:
+    def wait_healthy(self, timeout: float = 180.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.alive():
@@ -170,9 +209,12 @@ class ServerProc:
             self.proc.send_signal(signum)
 
     def stop(self, timeout: float = 15.0) -> None:
-        """SIGTERM, then SIGKILL after ``timeout`` seconds; waits for the exit."""
+        """SIGTERM, then SIGKILL after ``timeout`` seconds; waits for the exit. Its
+        descendants (bot and hint worker processes) still running afterwards — a
+        server killed before it could stop them — are killed too, by PID."""
         if self.proc is None:
             return
+        children = descendants(self.proc.pid)
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -180,6 +222,7 @@ class ServerProc:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+        kill_left(children)
 
     def tail(self, chars: int = 3000) -> str:
         with contextlib.suppress(OSError):
@@ -225,8 +268,12 @@ class Cluster:
 
     # ------------------------------------------------------------------ start
     def start(self) -> Cluster:
-        """Start everything and wait until the proxy counts every process up."""
+        """Start everything and wait until the proxy counts every process up (once:
+        a cluster started already is refused, never started twice over)."""
+        if self._tmp is not None:
+            raise RuntimeError("this cluster is started already")
         self._tmp = tempfile.TemporaryDirectory(prefix="cardtable-cluster-")
+        _RUNNING.append(self)
         try:
             self._start_database()
             self._start_redis()
@@ -241,6 +288,10 @@ class Cluster:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def close(self) -> None:
+        """:meth:`stop` (for :func:`contextlib.closing`)."""
         self.stop()
 
     def _start_database(self) -> None:
@@ -393,8 +444,11 @@ class Cluster:
 
     # ------------------------------------------------------------------ stop
     def stop(self) -> None:
-        """Stop everything started, by PID: the proxy, the servers, the private Redis;
-        drop the run's database and delete its Redis keys."""
+        """Stop everything started, by PID: the proxy, the servers (and their worker
+        processes), the private Redis; drop the run's database and delete its Redis
+        keys."""
+        if self in _RUNNING:
+            _RUNNING.remove(self)
         if self._haproxy is not None and self._haproxy.poll() is None:
             self._haproxy.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):

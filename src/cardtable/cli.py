@@ -700,13 +700,15 @@ def serve(
     lease_seconds: Annotated[
         float,
         typer.Option(
-            min=0.2, help="With --redis: seconds a table's owner holds it without renewing."
+            min=0.2,
+            help="With --redis: seconds a table's owner holds it without renewing (a "
+            "killed process's tables move after this; a stopped one's at once).",
         ),
-    ] = 3.0,
+    ] = 10.0,
     renew_seconds: Annotated[
         float,
         typer.Option(min=0.05, help="With --redis: seconds between lease renewals."),
-    ] = 0.5,
+    ] = 1.0,
     drain_seconds: Annotated[
         float,
         typer.Option(
@@ -715,6 +717,23 @@ def serve(
             "health check answers 503, before it hands its tables over.",
         ),
     ] = 0.0,
+    max_in_flight: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Admission control: with more requests and table messages than this in "
+            "progress, new tables, joins and seeks get 503 with Retry-After (moves are "
+            "always served).",
+        ),
+    ] = 64,
+    max_lag: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            help="Admission control: with the event loop this many seconds late, new "
+            "tables, joins and seeks get 503 with Retry-After.",
+        ),
+    ] = 0.5,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable\\[server]')."""
     if log_level.lower() not in LOG_LEVELS:
@@ -734,6 +753,8 @@ def serve(
             log_level=log_level,
             trusted_proxies=tuple(trusted_proxy or ()),
             allow_client_seeds=allow_client_seeds,
+            admission_in_flight=max_in_flight,
+            admission_lag_seconds=max_lag,
             **(
                 {
                     "redis_url": redis,

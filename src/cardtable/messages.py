@@ -655,10 +655,14 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "a message may be at most {limit} bytes",
         "uk": "повідомлення може мати щонайбільше {limit} байтів",
     },
-    # -- several server processes (server/cluster.py, runtime) ----------------------
+    # -- several server processes and a busy one (server/cluster/, admission) -------
     "server.owner_unreachable": {
         "en": "the server running this table did not answer: try again",
         "uk": "сервер, що веде цей стіл, не відповів: спробуйте ще раз",
+    },
+    "server.busy": {
+        "en": "the server is busy: try again in {retry_after} s",
+        "uk": "сервер зайнятий: спробуйте ще раз за {retry_after} с",
     },
     "server.moved": {
         "en": "the table moved to another server: try again",

@@ -22,8 +22,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import __version__
 from cardtable.games.base import Game
+from cardtable.server.admission import Admission
 from cardtable.server.analysis import AnalysisRunner
+from cardtable.server.cluster import Cluster
 from cardtable.server.inputs import BadInput, check_json, json_safe
+from cardtable.server.metrics import Metrics
 from cardtable.server.routes import accounts, analysis, client, info, play, seeks, tables
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
@@ -69,10 +72,15 @@ def create_app(
         )
         app.state.shared = shared
         storage = Storage(db_url)
-        hub = Hub(storage, games, bots, settings, clock=clock)
-        if hub.cluster is not None:
-            hub.cluster.app = app
-            hub.cluster.timing = app.state.move_timing
+        hub = Hub(storage, games, bots, settings, clock=clock, metrics=app.state.metrics)
+        if chosen.redis_url is not None:  # several processes: the cluster layer joins
+            cluster = Cluster(hub, hub.settings)
+            cluster.app = app
+            cluster.timing = app.state.move_timing
+            hub.cluster = app.state.cluster = cluster
+        admission: Admission = app.state.admission
+        admission.others = lambda: hub.handling  # bots have their own bound (thinking)
+        admission.start()
         await hub.start()
         app.state.hub = hub
         app.state.hints = HintRunner(hub.settings, bots, shared)
@@ -80,6 +88,7 @@ def create_app(
         try:
             yield
         finally:
+            await admission.stop()
             await app.state.analysis.shutdown()
             app.state.hints.shutdown()
             await hub.stop()
@@ -100,9 +109,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.move_timing = MoveTiming() if (settings or Settings()).time_moves else None
+    app.state.metrics = Metrics()
+    app.state.cluster = None
+    app.state.admission = Admission(settings or Settings(), app.state.metrics)
     if (settings or Settings()).redis_url is not None:  # inside the body limit
         app.middleware("http")(forward_to_owner)
     app.middleware("http")(check_body)
+    app.middleware("http")(app.state.admission.middleware)  # before any forwarding
     app.middleware("http")(limit_body)
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
@@ -185,11 +198,11 @@ async def forward_to_owner(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
     """With several processes, a request about a table is answered by its owner
-    (:meth:`.cluster.Cluster.forward`)."""
-    hub: Hub | None = getattr(request.app.state, "hub", None)
-    if hub is None or hub.cluster is None:
+    (:meth:`.cluster.forward.Forwarding.forward`)."""
+    cluster: Cluster | None = getattr(request.app.state, "cluster", None)
+    if cluster is None or getattr(request.app.state, "hub", None) is None:
         return await call_next(request)
-    return await hub.cluster.forward(request, call_next)
+    return await cluster.forward(request, call_next)
 
 
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:

@@ -20,12 +20,13 @@ does I/O by itself. Times are passed in.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
+from sqlalchemy import Select, Update, and_, case, insert, or_, select, update
 from sqlalchemy import Table as Table_
-from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from cardtable.server.models import LeaseRow, TableRow
@@ -41,7 +42,9 @@ __all__ = [
     "orphans",
     "release",
     "renew",
+    "renewal",
     "start_lease",
+    "still_held",
 ]
 
 _LEASES = cast(Table_, LeaseRow.__table__)
@@ -54,10 +57,13 @@ class Fenced(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Fence:
-    """What an owner proves with each write: its instance id and its token."""
+    """What an owner proves with each write: its instance id and its token; and how
+    long its lease runs (``lease_seconds``, 0: unknown), so that each write it makes
+    also renews the lease (:func:`check`)."""
 
     owner: str
     token: int
+    lease_seconds: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +82,17 @@ class Lease:
 
 def check(session: Session, table_id: str, fence: Fence) -> None:
     """Refuse (raise :class:`Fenced`) unless ``fence`` still owns ``table_id``; in the
-    caller's transaction, so the write that follows commits only with the lease."""
+    caller's transaction, so the write that follows commits only with the lease.
+
+    With the fence's ``lease_seconds`` the check also renews the lease (never
+    shortening it): a table being written is plainly alive, and the lease thread,
+    which never waits for a row a write has locked, need not renew it then."""
+    values: dict[str, object] = {"token": fence.token}
+    if fence.lease_seconds:
+        until = time.time() + fence.lease_seconds
+        values["expires_at"] = case(
+            (_LEASES.c.expires_at < until, until), else_=_LEASES.c.expires_at
+        )
     done = session.execute(
         update(_LEASES)
         .where(
@@ -84,7 +100,7 @@ def check(session: Session, table_id: str, fence: Fence) -> None:
             _LEASES.c.owner == fence.owner,
             _LEASES.c.token == fence.token,
         )
-        .values(token=fence.token)
+        .values(values)
     )
     if getattr(done, "rowcount", 0) != 1:
         raise Fenced(f"table {table_id}: {fence.owner} no longer owns it (token {fence.token})")
@@ -113,24 +129,31 @@ def claim(table_id: str, owner: str, now: float, until: float) -> Callable[[Sess
         if row is None:
             if session.get(TableRow, table_id) is None:
                 return None
-            return start_lease(session, table_id, owner, until)
+            fence = start_lease(session, table_id, owner, until)
+            return Fence(owner, fence.token, until - now)
         held_by, token, expires = row
         if held_by == owner:
             session.execute(
                 update(_LEASES).where(_LEASES.c.table_id == table_id).values(expires_at=until)
             )
-            return Fence(owner, int(token))
+            return Fence(owner, int(token), until - now)
         if held_by is not None and expires > now:
             return None
-        # Compare-and-set on the token: of two processes claiming at once, one wins.
+        # Compare-and-set on the token, and on the lease being over still: of two
+        # processes claiming at once one wins, and an owner whose write renewed the
+        # lease meanwhile (the row was locked by it) keeps it.
         done = session.execute(
             update(_LEASES)
-            .where(_LEASES.c.table_id == table_id, _LEASES.c.token == token)
+            .where(
+                _LEASES.c.table_id == table_id,
+                _LEASES.c.token == token,
+                or_(_LEASES.c.owner.is_(None), _LEASES.c.expires_at <= now),
+            )
             .values(owner=owner, token=token + 1, expires_at=until)
         )
         if getattr(done, "rowcount", 0) != 1:
             return None
-        return Fence(owner, int(token) + 1)
+        return Fence(owner, int(token) + 1, until - now)
 
     return run
 
@@ -157,6 +180,34 @@ def renew(owner: str, table_ids: Collection[str], until: float) -> Callable[[Ses
         )
 
     return run
+
+
+def renewal(owner: str, table_ids: Collection[str], until: float) -> Update:
+    """The one statement that extends ``owner``'s leases of ``table_ids`` to ``until``
+    and returns the ids it renewed, for the lease thread (:mod:`.cluster.keeper`) to run
+    in autocommit, in one round trip. It never waits for a row lock: a lease row locked
+    by a write in progress is skipped — that write's fence check renews it as it commits
+    (:func:`check`), and waiting on several rows, with the writer's transaction locking
+    them in another order, could deadlock. :func:`still_held` tells a skipped lease
+    from a lost one."""
+    mine = (
+        select(_LEASES.c.table_id)
+        .where(_LEASES.c.owner == owner, _LEASES.c.table_id.in_(list(table_ids)))
+        .with_for_update(skip_locked=True)
+    )
+    return (
+        update(_LEASES)
+        .where(_LEASES.c.table_id.in_(mine))
+        .values(expires_at=until)
+        .returning(_LEASES.c.table_id)
+    )
+
+
+def still_held(owner: str, table_ids: Collection[str]) -> Select[tuple[str]]:
+    """The read of which of ``table_ids`` ``owner`` still holds (no lock taken)."""
+    return select(_LEASES.c.table_id).where(
+        _LEASES.c.owner == owner, _LEASES.c.table_id.in_(list(table_ids))
+    )
 
 
 def release(table_id: str, fence: Fence) -> Callable[[Session], bool]:

@@ -1,152 +1,55 @@
-"""The server at run time: live tables, their connections, locks, storage and timers.
+"""The server at run time: one process's live tables, their connections and storage.
 
 This is the I/O side of the server. It owns no rules, no table logic and no protocol:
 each live table's :class:`~cardtable.table.Table` decides, its
-:class:`~cardtable.server.core.TableCore` turns messages into effects, and this module
+:class:`~cardtable.server.core.TableCore` turns messages into effects, and the hub
 carries the effects out — it stores every change before telling anyone, sends the
 messages, and wakes up when the table says something happens by itself.
 
 Per table there is one :class:`asyncio.Lock`: a change is judged, stored and broadcast
-before the next one is judged. Tables never wait on each other. Per table one *driver*
-task sleeps until :meth:`Table.next_wakeup` (or until something changes): then a pause
-may end, a run-out clock gets a bot's move, and each bot-driven seat whose move is due
-gets its bot's move (:mod:`.thinking`), submitted like any client's.
+before the next one is judged. Tables never wait on each other. The hub is made of
+:class:`~.carry.Carrier` (effects, broadcasts), :class:`~.driver.Driver` (moves, bots,
+clocks, pauses) and :class:`~.table_chat.Chatter` (chat); this module adds the
+lifecycle, making and joining tables, rematches and the messages of a connection.
+
+With several processes (:mod:`.cluster`) the hub is given an
+:class:`~.ownership.Ownership` (``hub.cluster``) and never imports the cluster itself.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.errors import BadOptions
-from cardtable.games.base import Game, MatchEvent
-from cardtable.games.registry import GAME_NAMES, find_game
-from cardtable.server.chat import ChatRoom, readers
-from cardtable.server.chat_store import append_line, load_lines
+from cardtable.games.base import Game
 from cardtable.server.connection import Connection, Socket
-from cardtable.server.core import (
-    Away,
-    Back,
-    Broadcast,
-    Effect,
-    Peer,
-    Send,
-    Store,
-    TableCore,
-    refusal,
-)
+from cardtable.server.core import Away, Broadcast, Effect, Store, TableCore, refusal
 from cardtable.server.core import read as read_message
-from cardtable.server.leases import Fence, Fenced, release
-from cardtable.server.protocol import Chat, ChatMessage, Error, Event, Hello, Ping, Welcome
+from cardtable.server.driver import Driver
+from cardtable.server.leases import Fence, release
+from cardtable.server.live import HubError, LiveTable, default_games
+from cardtable.server.metrics import Metrics
+from cardtable.server.ownership import RECONNECT, Ownership
+from cardtable.server.protocol import Chat, Error, Event, Hello, Move, Ping
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
+from cardtable.server.table_chat import Chatter
 from cardtable.server.thinking import BotMaker, BotRunner, registry_bot
-from cardtable.table import (
-    Answer,
-    Source,
-    Status,
-    Table,
-    TableError,
-    TimeControl,
-    hash_token,
-)
-
-if TYPE_CHECKING:
-    from cardtable.server.cluster import Cluster
+from cardtable.table import Status, Table, TableError, TimeControl, hash_token
 
 __all__ = ["Hub", "HubError", "LiveTable", "default_games"]
 
 log = logging.getLogger("cardtable.server")
 
 
-def default_games() -> dict[str, Game]:
-    """Every game of the registry, by name."""
-    return {name: find_game(name) for name in GAME_NAMES}
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A table in memory with what the runtime keeps around it."""
-
-    core: TableCore
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    #: Set whenever the table changes: its driver looks again.
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    driver: asyncio.Task[None] | None = None
-    #: Seats whose bot is thinking now.
-    thinking: set[int] = field(default_factory=set)
-    #: Seats whose bot failed, with the seat version it failed at: not asked again until
-    #: the seat's position changes.
-    failed: dict[int, int] = field(default_factory=dict)
-    grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
-    #: When a finished table leaves memory.
-    evict: asyncio.TimerHandle | None = None
-    #: The players' and spectators' chat (:mod:`.chat`).
-    chat: ChatRoom = field(default_factory=ChatRoom)
-    #: With several processes (:mod:`.cluster`): this process's lease of the table,
-    #: checked by every write. ``None`` on a single process.
-    fence: Fence | None = None
-    #: Handed over or lost to another process: nothing more is judged or stored here.
-    gone: bool = False
-    #: The seed of each bot seat's random numbers, from :mod:`secrets` when the seat's
-    #: bot first thinks in this process: never derived from anything public (a table id
-    #: is public, and the same seed and information set give the same move), never
-    #: stored or sent (a replay re-applies the record's moves; no bot thinks again).
-    bot_seeds: dict[int, int] = field(default_factory=dict)
-
-    @property
-    def table(self) -> Table:
-        """The table (replaced when it is reloaded from storage)."""
-        return self.core.table
-
-    def busy(self) -> set[int]:
-        """Seats the driver does not act for now: thinking, or failed at this position."""
-        versions = self.table.seat_versions
-        for seat, version in list(self.failed.items()):
-            if versions[seat] != version:
-                del self.failed[seat]
-        return self.thinking | self.failed.keys()
-
-
-class HubError(Exception):
-    """A request the hub refuses: an HTTP status, a code, a sentence and its message id
-    with parameters."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        params: Mapping[str, Any] | None = None,
-        message_id: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.params = dict(params or {})
-        self.message_id = message_id or f"server.{code}"
-
-    def detail(self) -> dict[str, Any]:
-        """The ``detail`` of the HTTP error answer."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "message_id": self.message_id,
-            "params": self.params,
-        }
-
-
-class Hub:
+class Hub(Driver, Chatter):
     """All live tables of one server process."""
 
     def __init__(
@@ -157,21 +60,26 @@ class Hub:
         settings: Settings | None = None,
         executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
         self.games = dict(games) if games is not None else default_games()
         self.settings = settings or Settings()
-        self.bots = BotRunner(self.settings, bots, executor)
+        self.metrics = metrics or Metrics()
+        self.bots = BotRunner(self.settings, bots, executor, self.metrics)
         self.now = clock
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.moves_accepted = 0
-        #: Several processes sharing the tables (``redis_url`` set), else ``None``.
-        self.cluster: Cluster | None = None
-        if self.settings.redis_url is not None:
-            from cardtable.server.cluster import Cluster
-
-            self.cluster = Cluster(self, self.settings)
+        #: Table messages being handled now.
+        self.handling = 0
+        #: Several processes sharing the tables: set by whoever assembles the server
+        #: (:func:`.app.create_app`), else ``None``.
+        self.cluster: Ownership | None = None
+        self.metrics.watch(
+            lambda: len(self.tables),
+            lambda: sum(len(live.connections) for live in list(self.tables.values())),
+        )
 
     @property
     def bot_errors(self) -> list[str]:
@@ -233,6 +141,8 @@ class Hub:
         if old is not None:
             await self.drop(old)
         self.tables[table_id] = live
+        if self.cluster is not None:
+            self.cluster.hold(table_id, fence)
         table = live.table
         if table.status is Status.PLAYING:
             for seat in table.seats:
@@ -253,22 +163,6 @@ class Hub:
         age: float = (datetime.now(UTC) - finished).total_seconds()
         return age <= self.settings.keep_finished_seconds
 
-    def _forget(self, live: LiveTable) -> None:
-        """Stop everything this process runs for a table and take it out of memory."""
-        live.gone = True
-        if live.driver is not None:
-            live.driver.cancel()
-        for handle in live.grace.values():
-            handle.cancel()
-        live.grace.clear()
-        if live.evict is not None:
-            live.evict.cancel()
-            live.evict = None
-        if self.tables.get(live.table.id) is live:
-            del self.tables[live.table.id]
-        if self.cluster is not None:
-            self.cluster.dropped(live.table.id)
-
     async def drop(self, live: LiveTable) -> None:
         """A table another process owns now (this one lost its lease): forget it and
         send its connections elsewhere (close code 1012, reconnect)."""
@@ -277,15 +171,9 @@ class Hub:
         self._forget(live)
         await self._send_away(live, "the table moved")
 
-    @staticmethod
-    async def _send_away(live: LiveTable, reason: str) -> None:
-        """Close a forgotten table's connections with 1012: reconnect, to its new owner."""
-        for conn in list(live.connections):
-            await conn.close(1012, reason)
-
     async def hand_over(self, live: LiveTable) -> None:
         """Stopping (SIGTERM): give the table up at once — after the writes queued
-        before, release its lease and tell the other processes to claim it — then
+        before, release its lease and tell its successor to claim it at once — then
         close its connections with 1012 so the clients reconnect to its new owner."""
         async with live.lock:
             if live.gone:
@@ -299,43 +187,16 @@ class Hub:
                 else:
                     if released:
                         log.info("released table %s (token %d)", live.table.id, live.fence.token)
+                        self.metrics.lease("released")
                     else:
                         log.warning(
                             "table %s: lease (token %d) no longer ours to release",
                             live.table.id,
                             live.fence.token,
                         )
-            if self.cluster is not None:
-                self.cluster.announce("free", live.table.id)
+                if self.cluster is not None:
+                    self.cluster.released(live.table.id)
         await self._send_away(live, "server restarting")
-
-    def _restore(self, item: StoredTable) -> Table:
-        return item.restore(
-            self.game(item.row["game"]),
-            self.now(),
-            pacing=self.settings.pacing,
-            stand_in_level=self.settings.stand_in_level,
-        )
-
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    # ------------------------------------------------------------------ tables
-    def game(self, name: str) -> Game:
-        """The game called ``name``, or a 422 :class:`HubError`."""
-        game = self.games.get(name)
-        if game is None:
-            known = ", ".join(sorted(self.games))
-            raise HubError(
-                422,
-                "unknown_game",
-                f"unknown game {name!r}: expected one of {known}",
-                {"game": name, "known": known},
-            )
-        return game
 
     def live(self, table_id: str) -> LiveTable:
         """A live table, or a 404 :class:`HubError`."""
@@ -398,11 +259,16 @@ class Hub:
         fence = None
         lease = None
         if self.cluster is not None:
-            fence = Fence(self.cluster.me, 1)
+            fence = Fence(self.cluster.me, 1, self.settings.lease_seconds)
             lease = (fence.owner, time.time() + self.settings.lease_seconds)
-        await self.storage.awrite(Storage.insert_table(table, lease))
+        await self.storage.awrite(
+            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
+        )
         live = LiveTable(TableCore(table), fence=fence)
         self.tables[table_id] = live
+        if self.cluster is not None and fence is not None:
+            self.cluster.hold(table_id, fence)
+            self.metrics.lease("created")
         self._drive(live)
         return table
 
@@ -587,101 +453,6 @@ class Hub:
             raise HubError(404, "no_table", f"no table {table_id!r}", {"table": table_id})
         return self._restore(stored)
 
-    # ----------------------------------------------------------------- effects
-    async def _carry(self, live: LiveTable, conn: Connection | None, effects: list[Effect]) -> bool:
-        """Carry out the core's effects in order (under the table's lock). False when
-        storing failed: the table was reloaded and the effects after it were dropped."""
-        if live.gone:
-            return False
-        for effect in effects:
-            if isinstance(effect, Store):
-                if not await self._store(live, effect):
-                    return False
-            elif isinstance(effect, Broadcast):
-                self._broadcast(live, effect.event, effect.skip, effect.shown)
-            elif isinstance(effect, Send):
-                if conn is not None:
-                    conn.send(effect.message)
-            elif isinstance(effect, Away):
-                self._start_grace(live, effect.seat)
-            elif isinstance(effect, Back):
-                handle = live.grace.pop(effect.seat, None)
-                if handle is not None:
-                    handle.cancel()
-        return True
-
-    async def _store(self, live: LiveTable, store: Store) -> bool:
-        table = live.table
-        write = (
-            Storage.update_table(table, live.fence)
-            if store.entry is None
-            else Storage.append_move(table, store.entry, live.fence)
-        )
-        try:
-            await self.storage.awrite(write)
-        except Fenced:
-            # Another process owns the table now (this one was stopped past its lease):
-            # nothing is stored or sent; the clients reconnect to the new owner.
-            log.warning("table %s is owned by another process now; dropping it", table.id)
-            self._forget(live)
-            self._spawn(self._send_away(live, "the table moved"))
-            return False
-        except Exception:
-            log.exception("cannot store table %s; reloading it", table.id)
-            stored = await self.storage.aread(lambda s: Storage.load(s, table.id))
-            if stored is not None:
-                live.core.table = self._restore(stored)
-            now = self.now()
-            for conn in live.connections:
-                if conn.peer.greeted:
-                    conn.send(live.core.resync(conn.peer.seat, now))
-            return False
-        if store.entry is not None:
-            self.moves_accepted += 1
-        return True
-
-    def _broadcast(
-        self,
-        live: LiveTable,
-        event: Event,
-        skip: Peer | None = None,
-        shown: tuple[MatchEvent, ...] = (),
-    ) -> None:
-        now = self.now()
-        texts: dict[int | None, str] = {}
-        for conn in live.connections:
-            peer = conn.peer
-            if not peer.greeted or peer is skip:
-                continue
-            text = texts.get(peer.seat)
-            if text is None:
-                text = texts[peer.seat] = live.core.update(
-                    event, peer.seat, now, shown
-                ).model_dump_json()
-            conn.send(text)
-
-    # ------------------------------------------------------------------- moves
-    async def submit(
-        self,
-        live: LiveTable,
-        seat: int,
-        move: str | int,
-        *,
-        version: int | None,
-        move_id: str | None,
-        source: Source,
-    ) -> Answer:
-        """Judge a move under the table's lock; store it, then broadcast it."""
-        async with live.lock:
-            answer, effects = live.core.submit(
-                seat, move, version=version, move_id=move_id, source=source, now=self.now()
-            )
-            if not await self._carry(live, None, effects):
-                error = live.core.storage_failed(move_id)
-                return Answer("refused", move_id, live.table.version, "storage", error.message)
-        self._drive(live)
-        return answer
-
     # --------------------------------------------------------------- messages
     async def connect(
         self, live: LiveTable, socket: Socket, account: str | None = None
@@ -705,7 +476,15 @@ class Hub:
         self._drive(live)
 
     async def handle(self, live: LiveTable, conn: Connection, raw: str | bytes | None) -> None:
-        """One message from a client: the core answers it, this carries it out."""
+        """One message from a client: the core answers it, this carries it out
+        (counted in :attr:`handling` meanwhile: work in flight, :mod:`.admission`)."""
+        self.handling += 1
+        try:
+            await self._handle(live, conn, raw)
+        finally:
+            self.handling -= 1
+
+    async def _handle(self, live: LiveTable, conn: Connection, raw: str | bytes | None) -> None:
         if not conn.allow():
             if conn.abusive:
                 await conn.close(1008, "too many messages")
@@ -715,6 +494,7 @@ class Hub:
             return
         message = read_message(raw, live.table.version)
         if isinstance(message, Error):
+            self.metrics.refused(message.code)
             conn.send(message)
             return
         if isinstance(message, Ping):  # answered at once, even while a move is being stored
@@ -723,6 +503,7 @@ class Hub:
         if isinstance(message, Chat):
             await self._chat(live, conn, message)
             return
+        started = time.perf_counter()
         async with live.lock:
             effects = live.core.receive(conn.peer, message, self.now())
             if isinstance(message, Hello):
@@ -732,184 +513,8 @@ class Hub:
         if live.gone:
             # Handed over (or lost) while this waited: nothing was judged or stored here.
             # The client reconnects to the table's new owner and sends it again there.
-            await conn.close(1012, "the table moved")
+            await conn.close(RECONNECT, "the table moved")
             return
-        self._drive(live)
-
-    # -------------------------------------------------------------------- chat
-    async def _load_chat(self, live: LiveTable) -> None:
-        """Read the table's stored chat once it is in memory (under its lock)."""
-        if not live.chat.loaded:
-            live.chat.load(await self.storage.aread(load_lines(live.table.id)))
-
-    async def _with_chat(self, live: LiveTable, effects: list[Effect]) -> list[Effect]:
-        """A ``welcome`` with the chat its connection reads."""
-        await self._load_chat(live)
-        return [
-            Send(e.message.model_copy(update={"chat": live.chat.history(e.message.seat)}))
-            if isinstance(e, Send) and isinstance(e.message, Welcome)
-            else e
-            for e in effects
-        ]
-
-    async def _chat(self, live: LiveTable, conn: Connection, message: Chat) -> None:
-        """A line of chat: judged, stored, then sent to every connection that reads
-        its channel (the players' chat to all, the spectators' to spectators)."""
-        peer = conn.peer
-        async with live.lock:
-            table = live.table
-            if message.token is not None and table.seat_of_token(message.token) != peer.seat:
-                conn.send(
-                    refusal(
-                        "bad_token",
-                        "this token does not belong to this connection's seat",
-                        version=table.version,
-                    )
-                )
-                return
-            await self._load_chat(live)
-            line = live.chat.post(peer, table, message.text, self.now())
-            if isinstance(line, Error):
-                conn.send(line)
-                return
-            try:
-                await self.storage.awrite(append_line(table.id, line))
-            except Exception:
-                log.exception("cannot store a chat line of table %s", table.id)
-                live.chat.lines.remove(line)
-                conn.send(
-                    refusal(
-                        "chat_storage",
-                        "the chat message could not be stored; try again",
-                        version=table.version,
-                    )
-                )
-                return
-            text = ChatMessage(type="chat", version=table.version, line=line).model_dump_json()
-            for other in live.connections:
-                if other.peer.greeted and readers(line.channel, other.peer.seat):
-                    other.send(text)
-
-    # ------------------------------------------------------- the table driver
-    def _drive(self, live: LiveTable) -> None:
-        """Make sure the table's driver runs while it plays; evict it once finished."""
-        table = live.table
-        if table.status is Status.FINISHED:
-            self._schedule_eviction(live)
-        if table.status is not Status.PLAYING:
-            return
-        live.wake.set()
-        if live.driver is None or live.driver.done():
-            live.driver = self._spawn(self._driver(live))
-
-    async def _driver(self, live: LiveTable) -> None:
-        """Sleep until the table's next wake-up (or a change); then end a pause, have bots
-        move for run-out clocks and for every bot-driven seat whose move is due."""
-        while live.table.status is Status.PLAYING:
-            live.wake.clear()
-            async with live.lock:
-                now = self.now()
-                await self._carry(live, None, live.core.tick(now))
-                busy = live.busy()
-                table = live.table
-                for seat in table.expired(now):
-                    if seat not in busy:
-                        self._act(live, seat, Source.CLOCK)
-                for seat in table.due_bots(now):
-                    if seat not in busy:
-                        source = Source.BOT if table.seats[seat].is_bot else Source.SUBSTITUTE
-                        self._act(live, seat, source)
-                wakeup = table.next_wakeup(live.busy())
-            timeout = None if wakeup is None else max(0.0, wakeup - self.now())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(live.wake.wait(), timeout)
-        if live.table.status is Status.FINISHED:
-            self._schedule_eviction(live)
-
-    def _act(self, live: LiveTable, seat: int, source: Source) -> None:
-        live.thinking.add(seat)
-        self._spawn(self._bot_move(live, seat, source))
-
-    async def _bot_move(self, live: LiveTable, seat: int, source: Source) -> None:
-        """Ask the seat's bot for its move from what the seat knows now, and submit it
-        against the version it saw (a move gone stale is thought again)."""
-        try:
-            table = live.table
-            match = table.match
-            if match is None:
-                return
-            version = table.version
-            bot = table.bot_level(seat)
-            action = await self.bots.think(
-                game=table.game.info.name,
-                bot=bot,
-                # One secret seed per table seat: a bot is made once per worker and reused.
-                seed=live.bot_seeds.setdefault(seat, secrets.randbits(63)),
-                seat=seat,
-                info=match.bot_info(seat),
-                where=f"table {table.id} seat {seat}",
-            )
-            if action is None:
-                live.failed[seat] = table.seat_versions[seat]
-                return
-            if live.table is not table or (
-                source is not Source.CLOCK and not table.seats[seat].bot_driven
-            ):
-                return  # reloaded, or the person took the seat back while the bot thought
-            answer = await self.submit(
-                live, seat, action, version=version, move_id=None, source=source
-            )
-            if answer.outcome == "stale":
-                table.bot_delayed(seat, self.now())  # the position changed: think again
-            elif answer.outcome == "refused" and answer.code == "illegal":
-                log.error(
-                    "bot %s of table %s seat %d chose a refused move %r: %s",
-                    bot,
-                    table.id,
-                    seat,
-                    action,
-                    answer.message,
-                )
-                self.bots.errors.append(f"table {table.id} seat {seat}: {answer.message}")
-                live.failed[seat] = table.seat_versions[seat]
-        finally:
-            live.thinking.discard(seat)
-            live.wake.set()
-
-    def _schedule_eviction(self, live: LiveTable) -> None:
-        """Drop a finished table from memory once nobody has looked at it for a while.
-
-        Its record stays in storage; a late rematch request loads it back.
-        """
-        if live.evict is not None:
-            return
-
-        def evict() -> None:
-            live.evict = None
-            if live.connections:
-                self._schedule_eviction(live)
-            elif self.tables.get(live.table.id) is live:
-                del self.tables[live.table.id]
-                if live.fence is not None:
-                    live.gone = True
-                    self._spawn(self.storage.awrite(release(live.table.id, live.fence)))
-
-        loop = asyncio.get_running_loop()
-        live.evict = loop.call_later(self.settings.keep_finished_seconds, evict)
-
-    # ---------------------------------------------------------------- presence
-    def _start_grace(self, live: LiveTable, seat: int) -> None:
-        if seat in live.grace:
-            return
-
-        def expire() -> None:
-            live.grace.pop(seat, None)
-            self._spawn(self._substitute(live, seat))
-
-        loop = asyncio.get_running_loop()
-        live.grace[seat] = loop.call_later(self.settings.grace_seconds, expire)
-
-    async def _substitute(self, live: LiveTable, seat: int) -> None:
-        async with live.lock:
-            await self._carry(live, None, live.core.substitute(seat, self.now()))
+        if isinstance(message, Move):
+            self.metrics.move_seconds.observe(time.perf_counter() - started)
         self._drive(live)

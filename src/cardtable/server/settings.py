@@ -26,15 +26,27 @@ class Settings:
     stand_in_level: str = "medium"
     #: Bot speeds in a race, a turn-based bot's delay, the pause between deals/rounds.
     pacing: Pacing = field(default_factory=Pacing)
-    #: Seconds a bot may think about one move before a warning is logged. The bots'
-    #: budgets are in iterations; this only notices an overloaded machine. A bot over
-    #: it is still waited for: its move is never replaced by another.
+    #: Seconds a bot may think about one move. The bots' budgets are in iterations;
+    #: only an overloaded machine makes one late, and then the game's easiest level
+    #: answers for it (:mod:`.thinking`): a table waits one budget at most.
     bot_budget: float = 5.0
+    #: Thoughts in flight past which every bot thinks one level lower, and seconds the
+    #: bots keep thinking lower after one ran over its budget.
+    bot_backlog: int = 16
+    bot_relief_seconds: float = 30.0
     #: Worker processes the bots think in (0: threads of the server process instead).
     #: Processes keep a searching bot from taking the event loop's CPU time.
     bot_processes: int = 1
     #: Threads the bots think on when ``bot_processes`` is 0.
     bot_threads: int = 4
+    #: Admission control (:mod:`.admission`): with more than ``admission_in_flight``
+    #: requests and messages in progress, or the event loop running later than
+    #: ``admission_lag_seconds``, new tables, joins and seeks are answered 503 with
+    #: ``Retry-After: admission_retry_seconds``; moves and everything at a live table
+    #: are always served.
+    admission_in_flight: int = 64
+    admission_lag_seconds: float = 0.5
+    admission_retry_seconds: int = 2
     #: Messages per second a connection may send, and the burst it may save up.
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
@@ -86,11 +98,15 @@ class Settings:
     redis_prefix: str = "cardtable:"
     instance: str | None = None
     #: Seconds a table's owner holds its lease without renewing it: a process killed
-    #: outright loses its tables to another this long after its last renewal.
-    lease_seconds: float = 3.0
+    #: outright loses its tables to another this long after its last renewal. Ten
+    #: seconds, because a live owner must never lose a table: on a host at load 30-40
+    #: (2 cores) the lease thread was measured renewing with only 0.15 s left of a
+    #: 3 s lease, and losing some (docs/deploy.md). A SIGTERM hand-over never waits
+    #: for it.
+    lease_seconds: float = 10.0
     #: Seconds between an owner's renewals (and every process's look for tables
     #: whose owner is gone).
-    renew_seconds: float = 0.5
+    renew_seconds: float = 1.0
     #: Seconds a process told to stop (SIGTERM) keeps serving while its health check
     #: answers 503, so a proxy stops sending it newcomers before it hands its tables
     #: over and closes its sockets with 1012.

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
@@ -232,10 +233,12 @@ class Storage:
     # ------------------------------------------------------------------ writes
     @staticmethod
     def insert_table(
-        table: Table, lease: tuple[str, float] | None = None
+        table: Table, lease: tuple[str, float] | None = None, *, lease_seconds: float = 0.0
     ) -> Callable[[Session], None]:
         """A write that stores a new table; with ``lease`` (an owner and until when,
-        several processes sharing the database) also its lease, token 1."""
+        several processes sharing the database) also its lease, token 1. With
+        ``lease_seconds`` the lease runs that long from when the write runs (a write
+        queued behind others on a busy process must not store a lease already over)."""
         values = _table_values(table)
 
         def run(session: Session) -> None:
@@ -243,7 +246,10 @@ class Storage:
             session.add(TableRow(**values, created_at=now, updated_at=now))
             if lease is not None:
                 session.flush()
-                leases.start_lease(session, values["id"], *lease)
+                owner, until = lease
+                if lease_seconds:
+                    until = max(until, time.time() + lease_seconds)
+                leases.start_lease(session, values["id"], owner, until)
 
         return run
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from cardtable.glossary import glossary_js
+from cardtable.server.metrics import CONTENT_TYPE, Metrics
 from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
 from cardtable.server.ratings import PROVISIONAL_GAMES
 from cardtable.server.routes import current_hub
@@ -97,3 +98,13 @@ async def timing(request: Request) -> MoveTimes:
             detail={"code": "no_timing", "message": "this server does not time moves"},
         )
     return move_timing.report()  # type: ignore[no-any-return]
+
+
+@router.get("/metrics", summary="Metrics (Prometheus)", tags=["server"], include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """This process's counters, gauges and histograms in the Prometheus text format
+    (:mod:`cardtable.server.metrics`; docs/deploy.md lists them, with an alert rule)."""
+    found: Metrics | None = getattr(request.app.state, "metrics", None)
+    if found is None:
+        raise HTTPException(503, "the server is starting")
+    return Response(found.render(), media_type=CONTENT_TYPE)

@@ -9,8 +9,8 @@ import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from cardtable.server.cluster import RECONNECT
 from cardtable.server.core import refusal
+from cardtable.server.ownership import RECONNECT
 from cardtable.server.routes.accounts import socket_account
 from cardtable.server.runtime import Hub
 from cardtable.server.timing import MoveTiming, is_move
