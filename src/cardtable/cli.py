@@ -729,9 +729,9 @@ def serve(
     max_lag: Annotated[
         float,
         typer.Option(
-            min=0.01,
+            min=0.0,
             help="Admission control: with the event loop this many seconds late, new "
-            "tables, joins and seeks get 503 with Retry-After.",
+            "tables, joins and seeks get 503 with Retry-After (0: never by lag).",
         ),
     ] = 0.5,
 ) -> None:
@@ -754,7 +754,7 @@ def serve(
             trusted_proxies=tuple(trusted_proxy or ()),
             allow_client_seeds=allow_client_seeds,
             admission_in_flight=max_in_flight,
-            admission_lag_seconds=max_lag,
+            admission_lag_seconds=max_lag or None,
             **(
                 {
                     "redis_url": redis,

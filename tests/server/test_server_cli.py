@@ -160,7 +160,7 @@ def test_x_forwarded_for_counts_only_from_a_proxy_named_on_the_command_line(
     )
     server = ServerThread(app, trusted_proxies=trusted).start()
     try:
-        app.state.login_limits = LocalLoginLimits(LoginLimiter(per_name=50, per_address=2))
+        app.state.login_limits = LocalLoginLimits(LoginLimiter(per_pair=50, per_address=2))
         answers = [
             httpx.post(
                 f"{server.base}/api/account/login",

@@ -88,7 +88,8 @@ class Admission:
         """Why new work is turned away now, or None."""
         if self.in_flight >= self.settings.admission_in_flight:
             return f"{self.in_flight} requests and moves in progress"
-        if self.lag >= self.settings.admission_lag_seconds:
+        limit = self.settings.admission_lag_seconds
+        if limit is not None and self.lag >= limit:
             return f"every request waits {self.lag:.2f} s for the processor"
         return None
 

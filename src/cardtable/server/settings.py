@@ -43,9 +43,11 @@ class Settings:
     #: requests and messages in progress, or the event loop running later than
     #: ``admission_lag_seconds``, new tables, joins and seeks are answered 503 with
     #: ``Retry-After: admission_retry_seconds``; moves and everything at a live table
-    #: are always served.
+    #: are always served. ``admission_lag_seconds`` ``None`` turns the lag test off: a
+    #: server made in code (tests, embedding) sheds by work in flight alone, while
+    #: ``cardtable serve`` watches the lag too (``--max-lag``, 0.5 s by default).
     admission_in_flight: int = 64
-    admission_lag_seconds: float = 0.5
+    admission_lag_seconds: float | None = None
     admission_retry_seconds: int = 2
     #: Messages per second a connection may send, and the burst it may save up.
     rate_per_second: float = 20.0
