@@ -88,6 +88,17 @@ export const api = {
     call("POST", `/api/seeks/${encodeURIComponent(id)}/bots`, { secret, seats }),
   cancelSeek: (id, secret) =>
     call("POST", `/api/seeks/${encodeURIComponent(id)}/cancel`, { secret }, { keepalive: true }),
+  // Tournaments (tournaments.js, tournament.js, sendoff.js; docs/server.md).
+  tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`),
+  tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (request) => call("POST", "/api/tournaments", request),
+  // An action on a tournament: register ({code?}), withdraw, checkin, and the
+  // organiser's start, pause, resume, end, remove ({player}).
+  tournamentAction: (id, action, body = {}) =>
+    call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),
+  // The signed-in player's table to go to now: {next: null | {tournament_id, name, table_id, play_url}}.
+  myTournamentTable: () => call("GET", "/api/tournaments/me"),
+  tournamentExportUrl: (id, kind) => `/api/tournaments/${encodeURIComponent(id)}/export.${kind}`,
 };
 
 // Seats this browser took: {tableId: {seat, token, name}}. A reload finds its seat here.
@@ -137,3 +148,28 @@ export function savedName() {
 export function saveName(name) {
   localStorage.setItem("cardtable.name", name);
 }
+
+/** A value kept in localStorage's map `key` under `id` (null when missing). */
+function recalled(key, id) {
+  return readMap(key)[id] || null;
+}
+
+function remember(key, id, value) {
+  const map = readMap(key);
+  map[id] = value;
+  localStorage.setItem(key, JSON.stringify(map));
+}
+
+// Tables a tournament sent this browser to: {tableId: tournamentId}, so the table's
+// result links back to its tournament.
+const TOURNEY_TABLES_KEY = "cardtable.tournamentTables";
+
+export const tableTournament = (tableId) => recalled(TOURNEY_TABLES_KEY, tableId);
+export const saveTableTournament = (tableId, tournamentId) => remember(TOURNEY_TABLES_KEY, tableId, tournamentId);
+
+// Invite codes of the tournaments this browser created: {id: code} (the organiser's
+// page shows the code and its link to pass on).
+const TOURNEY_CODES_KEY = "cardtable.tournamentCodes";
+
+export const tournamentCode = (id) => recalled(TOURNEY_CODES_KEY, id);
+export const saveTournamentCode = (id, code) => remember(TOURNEY_CODES_KEY, id, code);

@@ -7,6 +7,8 @@
 //   /signup, /signin     create an account, sign in (account.js)
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
+//   /tournaments         tournaments: upcoming, running, finished; create one
+//   /tournament/ID[?code=X]  a tournament: register, standings, rounds, your table
 //   anything else        "page not found" (the server answers such addresses with 404)
 
 import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
@@ -15,7 +17,10 @@ import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { startSendoff, takeSeatFromAddress } from "./sendoff.js";
 import { showTable } from "./table.js";
+import { showTournament } from "./tournament.js";
+import { showTournaments } from "./tournaments.js";
 
 let leave = null; // the current page's clean-up (closes a table's WebSocket)
 
@@ -33,6 +38,7 @@ function route() {
   const params = new URLSearchParams(location.search);
   let match;
   if ((match = path.match(/^\/play\/([\w-]+)$/))) {
+    takeSeatFromAddress(match[1], params);
     leave = showTable(main, match[1], { invite: params.get("invite"), watch: false });
   } else if ((match = path.match(/^\/watch\/([\w-]+)$/))) {
     leave = showTable(main, match[1], { invite: null, watch: true });
@@ -46,6 +52,10 @@ function route() {
     showAccount(main);
   } else if ((match = path.match(/^\/player\/([^/]+)$/))) {
     showProfile(main, decodeURIComponent(match[1]));
+  } else if (path === "/tournaments") {
+    leave = showTournaments(main);
+  } else if ((match = path.match(/^\/tournament\/([\w-]+)$/))) {
+    leave = showTournament(main, match[1], { code: params.get("code") });
   } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
   } else {
@@ -102,6 +112,7 @@ function renderHeader() {
       "nav",
       { "aria-label": "main" },
       link("/", t("navLobby")),
+      link("/tournaments", t("navTournaments")),
       link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
       link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
     ),
@@ -131,4 +142,7 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 onLangChange(() => route());
 onSessionChange(() => renderHeader());
-loadSession().finally(route);
+loadSession().finally(() => {
+  route();
+  startSendoff();
+});

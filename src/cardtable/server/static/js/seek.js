@@ -13,7 +13,7 @@ import { GAME_SEATS } from "./lobby.js";
 import { navigate } from "./main.js";
 
 /** The clocks offered, by key: minutes each and seconds added per move. */
-const CLOCKS = {
+export const CLOCKS = {
   none: null,
   "3+2": { initial: 180, increment: 2 },
   "5+5": { initial: 300, increment: 5 },
@@ -23,7 +23,7 @@ const CLOCKS = {
 const POLL_MS = 1000;
 
 /** A clock in a few words: "5+5" (minutes + seconds per move), or "no clock". */
-function clockText(tc) {
+export function timeControlText(tc) {
   return tc ? `${tc.initial / 60}+${tc.increment}` : t("seekNoClock");
 }
 
@@ -40,7 +40,7 @@ export function playNow() {
   const clock = h(
     "select",
     { name: "seek-clock", id: "seek-clock" },
-    Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key }, clockText(tc))),
+    Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key }, timeControlText(tc))),
   );
   const rated = h("input", { type: "checkbox", name: "seek-rated", disabled: !me });
   const name = me
@@ -120,7 +120,7 @@ export function playNow() {
       h(
         "p",
         { class: "seekline", "data-seek": seek.id },
-        h("strong", {}, `${t(seek.game)} · ${clockText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
+        h("strong", {}, `${t(seek.game)} · ${timeControlText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
         " ",
         answer.starts_in !== null
           ? t("seekStarting", { n: answer.in_queue, s: Math.ceil(answer.starts_in) })
@@ -199,7 +199,7 @@ export function playNow() {
                 { class: "tablerow", "data-seek": s.id },
                 h("strong", {}, t(s.game)),
                 " ",
-                h("span", {}, clockText(s.time_control)),
+                h("span", {}, timeControlText(s.time_control)),
                 s.rated ? h("span", { class: "status playing" }, t("rated")) : null,
                 h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : ""),
                 h(

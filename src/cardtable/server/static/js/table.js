@@ -2,7 +2,7 @@
 // then the seats, clocks, whose decision it is, the game itself, and the result.
 
 import { signedIn } from "./account.js";
-import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
+import { api, saveName, saveSeat, savedName, savedSeat, saveTableTournament, tableTournament } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./conn.js";
@@ -113,6 +113,8 @@ function play(main, tableId, mine, missing) {
     .table(tableId)
     .then((info) => {
       timeControl = info.time_control;
+      const tournament = info.tournament_id || (info.tournament && info.tournament.id);
+      if (tournament) saveTableTournament(tableId, tournament);
     })
     .catch(() => {});
 
@@ -375,7 +377,10 @@ function play(main, tableId, mine, missing) {
       h("tr", {}, h("th", { scope: "row" }, who[i]), h("td", {}, state.result.totals[i])),
     );
     next.update(state, message);
+    // A tournament's table leads back to its tournament first (the next round is there).
+    const tournament = tableTournament(tableId);
     const actions = [
+      tournament ? h("a", { href: `/tournament/${tournament}`, "data-nav": "", class: "button primary", "data-action": "to-tournament" }, t("tnBack")) : null,
       h("a", { href: `/replay/${tableId}`, "data-nav": "", class: "button" }, t("replay")),
       h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
       h("a", { href: "/", "data-nav": "", class: "button" }, t("toLobby")),
