@@ -4,7 +4,7 @@
 
 import { signedIn } from "./account.js";
 import { api, hostToken, saveHostToken, saveName, saveSeat, savedName, savedSeat } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { append, fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
 import { navigate } from "./main.js";
@@ -222,7 +222,7 @@ function createForm(created) {
   });
   drawOptions();
 
-  form.append(
+  append(form,
     field(t("yourName"), name),
     field(t("game"), game),
     field(t("players"), count),

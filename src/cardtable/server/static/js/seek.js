@@ -6,7 +6,7 @@
 
 import { signedIn } from "./account.js";
 import { api, saveName, saveSeat, savedName } from "./api.js";
-import { announce, fill, h, toast } from "./dom.js";
+import { announce, append, fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { GAME_SEATS } from "./lobby.js";
@@ -54,7 +54,7 @@ export function playNow() {
   let lastBotsReady = false;
   let chosenSeats = null; // the player's choice of seats with bots, kept across polls
 
-  form.append(
+  append(form,
     me ? h("p", { class: "note" }, t("seekAs", { name: me.name })) : label(t("yourName"), name),
     label(t("game"), game),
     label(t("clock"), clock),

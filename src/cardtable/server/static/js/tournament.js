@@ -11,7 +11,7 @@
 
 import { signedIn } from "./account.js";
 import { api, tournamentCode } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { append, fill, h, toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { showMissing } from "./main.js";
@@ -95,7 +95,7 @@ export function showTournament(main, id, { code = null } = {}) {
       const left = secondsUntil(data.starts_at);
       text = left > 0 ? t("tnStartsIn", { time: durationText(left) }) : t("tnStarting");
     } else if (data.status === "running") {
-      const round = data.format === "arena" ? null : t("tnRoundOf", { round: data.round, rounds: data.rounds });
+      const round = data.format === "arena" ? null : t("tnRoundOf", { round: data.round, rounds: roundCount(data) });
       const end = data.format === "arena" && data.starts_at ? Date.parse(data.starts_at) + data.minutes * 60000 : null;
       const nextAt = data.next_round_at ? secondsUntil(data.next_round_at) : null;
       if (end !== null) text = t("tnEndsIn", { time: durationText((end - Date.now() - offset) / 1000) });
@@ -134,7 +134,7 @@ export function showTournament(main, id, { code = null } = {}) {
     if (!you || !you.registered) {
       const form = h("form", { class: "register" });
       const input = data.access === "invite" ? h("input", { type: "text", name: "code", value: code || "", autocomplete: "off", spellcheck: "false", required: true }) : null;
-      form.append(
+      append(form,
         input ? h("label", { class: "field inline" }, h("span", {}, t("tnInviteCode")), input) : null,
         h("button", { type: "submit", class: "primary", "data-action": "register" }, t("tnRegister")),
       );
@@ -188,7 +188,7 @@ export function showTournament(main, id, { code = null } = {}) {
       organiser.hidden = true;
       return;
     }
-    const active = (data.players || []).filter((p) => p.status !== "withdrawn" && p.status !== "removed");
+    const active = (data.players || []).filter((p) => p.status !== "withdrawn" && p.status !== "removed" && p.name !== me.name);
     const key = JSON.stringify([data.status, data.paused, active.map((p) => p.name)]);
     organiser.hidden = false;
     if (key === organiserKey) return;
@@ -405,6 +405,13 @@ export function showTournament(main, id, { code = null } = {}) {
     if (ws) ws.close();
   }
   return stop;
+}
+
+/** How many rounds the tournament has (its detail's "rounds" lists them; the spec and
+ * the summary count them). */
+export function roundCount(data) {
+  if (typeof data.rounds === "number") return data.rounds;
+  return (data.spec && data.spec.rounds) || (data.rounds || []).length;
 }
 
 /** The client's word for `key`, or null when it has none (a tie-break the server

@@ -11,6 +11,7 @@ import { apiErrorText } from "./invites.js";
 import { optionFields, readOptions } from "./lobby.js";
 import { navigate } from "./main.js";
 import { CLOCKS, timeControlText } from "./seek.js";
+import { roundCount } from "./tournament.js";
 
 /** The formats each game is played in, the first one the default. */
 export const GAME_FORMATS = { candidate: ["swiss", "arena"], spy: ["race", "arena"] };
@@ -53,7 +54,7 @@ export function progressText(summary) {
   if (summary.status === "upcoming") return t("tnStartsAt", { when: whenText(summary.starts_at) });
   if (summary.status === "finished") return t("tnFinished");
   if (summary.format === "arena") return t("tnArenaRunning", { minutes: summary.minutes });
-  return t("tnRoundOf", { round: summary.round, rounds: summary.rounds });
+  return t("tnRoundOf", { round: summary.round, rounds: roundCount(summary) });
 }
 
 function tournamentRow(summary) {
@@ -174,7 +175,12 @@ function createForm() {
   const roundsField = field(t("tnRounds"), rounds);
   const minutesField = field(t("tnMinutes"), minutes);
   const sizeField = field(t("tnTableSize"), tableSize);
-  const duplicateField = h("label", { class: "check" }, duplicate, t("tnDuplicate"), h("span", { class: "note" }, ` — ${t("tnDuplicateHelp")}`));
+  const duplicateField = h(
+    "div",
+    { class: "duplicatefield" },
+    h("label", { class: "check" }, duplicate, t("tnDuplicate")),
+    h("p", { class: "note" }, t("tnDuplicateHelpLong")),
+  );
 
   function drawFormat() {
     const kept = format.value;
