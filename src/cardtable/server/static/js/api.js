@@ -1,12 +1,14 @@
 // The server's HTTP API (see /docs), and the seats this browser holds.
 
 export class ApiError extends Error {
-  constructor(status, code, message, messageId = null, params = {}) {
+  constructor(status, code, message, messageId = null, params = {}, problems = []) {
     super(message);
     this.status = status;
     this.code = code;
     this.messageId = messageId; // to say it in the player's language (messages.js)
     this.params = params;
+    // A request its fields' checks refused (422): [{field, type, ctx, msg}], one a field.
+    this.problems = problems;
   }
 }
 
@@ -43,7 +45,10 @@ async function call(method, path, body, extra = {}) {
     const text = Array.isArray(detail)
       ? detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
       : String(detail || response.statusText);
-    throw new ApiError(response.status, "bad_request", text);
+    const problems = Array.isArray(detail)
+      ? detail.map((d) => ({ field: (d.loc || []).slice(1).join("."), type: d.type || "", ctx: d.ctx || {}, msg: d.msg || "" }))
+      : [];
+    throw new ApiError(response.status, "bad_request", text, null, {}, problems);
   }
   return data;
 }

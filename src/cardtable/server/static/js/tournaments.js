@@ -258,9 +258,10 @@ function createForm() {
       if (made.invite_code) saveTournamentCode(made.id, made.invite_code);
       navigate(`/tournament/${made.id}`);
     } catch (err) {
-      error.textContent = t("tnCreateRefused", { detail: await apiErrorText(err) });
+      const detail = err.problems && err.problems.length ? err.problems.map(problemText).join(" ") : await apiErrorText(err);
+      error.textContent = t("tnCreateRefused", { detail });
       error.hidden = false;
-      const named = err.params && err.params.field;
+      const named = (err.params && err.params.field) || (err.problems && err.problems.length ? FIELD_INPUT[err.problems[0].field.split(".")[0]] : null);
       const bad = named ? form.querySelector(`[name="${CSS.escape(named)}"]`) : null;
       if (bad) {
         bad.setAttribute("aria-invalid", "true");
@@ -273,3 +274,40 @@ function createForm() {
   return form;
 }
 
+/** The form's label of each request field (its input is named alike, but for the start). */
+const FIELD_LABEL = {
+  name: "tnName",
+  game: "game",
+  format: "tnFormat",
+  rounds: "tnRounds",
+  minutes: "tnMinutes",
+  table_size: "tnTableSize",
+  options: "tnGameOptions",
+  clock: "timeControl",
+  access: "tnAccess",
+  start_in: "tnStart",
+  starts_at: "tnStart",
+};
+const FIELD_INPUT = { name: "name", rounds: "rounds", minutes: "minutes", table_size: "table_size", start_in: "start_in", starts_at: "starts_at" };
+
+/** One refused field in the player's language: "Rounds: at least 1." (the server's
+ * English sentence for a check this client has no words for). */
+function problemText(problem) {
+  const top = problem.field.split(".")[0];
+  const label = FIELD_LABEL[top] ? t(FIELD_LABEL[top]) : problem.field;
+  const ctx = problem.ctx || {};
+  const said = {
+    greater_than_equal: () => t("tnCheckAtLeast", { n: ctx.ge }),
+    greater_than: () => t("tnCheckAbove", { n: ctx.gt }),
+    less_than_equal: () => t("tnCheckAtMost", { n: ctx.le }),
+    less_than: () => t("tnCheckBelow", { n: ctx.lt }),
+    string_too_short: () => t("tnCheckEmpty"),
+    string_too_long: () => t("tnCheckTooLong", { n: ctx.max_length }),
+    string_pattern_mismatch: () => t("tnCheckCharacters"),
+    missing: () => t("tnCheckMissing"),
+    int_parsing: () => t("tnCheckWhole"),
+    int_from_float: () => t("tnCheckWhole"),
+    float_parsing: () => t("tnCheckNumber"),
+  }[problem.type];
+  return `${label}: ${said ? said() : problem.msg}.`;
+}
