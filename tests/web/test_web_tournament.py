@@ -29,6 +29,9 @@ DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 #: A guard against a hang (the test waits on page conditions, not on this).
 GUARD_S = 240
+#: The page's table is over, or it is the player's turn.
+WAIT_FOR_TURN = """() => document.querySelector('#main').dataset.status === 'finished'
+  || JSON.parse(document.querySelector('.board.candidate')?.dataset.legal || '[]').length > 0"""
 
 
 def register_account(base: str, name: str) -> dict[str, str]:
@@ -112,11 +115,7 @@ def play_out(page: Any) -> None:
         assert time.monotonic() < deadline, f"the game did not finish ({played} moves)"
         moves = legal_moves(page) if page.locator(".board.candidate").count() else []
         if not moves:
-            page.wait_for_function(
-                "() => document.querySelector('#main').dataset.status === 'finished'"
-                " || JSON.parse(document.querySelector('.board.candidate')?.dataset.legal || '[]').length > 0",
-                timeout=GUARD_S * 1000,
-            )
+            page.wait_for_function(WAIT_FOR_TURN, timeout=GUARD_S * 1000)
             continue
         before = version(page)
         make_move(page, choose(moves, played))
