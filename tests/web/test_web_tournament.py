@@ -212,7 +212,9 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             # The result leads back to the tournament, where the game counts.
             page.click("[data-action=to-tournament]")
             page.wait_for_url(f"**/tournament/{tournament_id}")
-            page.wait_for_selector(f"[data-table='{table_id}'][data-status=finished]")
+            page.wait_for_selector(
+                f"[data-table='{table_id}'][data-status=finished]", state="attached"
+            )
             page.wait_for_function(
                 "([name, n]) => Number(document.querySelector("
                 "`[data-standings] tr[data-player='${name}'] [data-games]`)?.textContent) === n",

@@ -74,9 +74,7 @@ export function showTournament(main, id, { code = null } = {}) {
       meta,
       h("span", { class: "badge status", "data-status": next.status }, next.paused ? t("tnPaused") : t(`tnStatus_${next.status}`)),
       badges(next),
-      h("span", {}, optionsText(next.game, (next.spec && next.spec.options) || {})),
-      h("span", {}, timeControlText(next.clock || next.time_control || null)),
-      h("span", {}, t("tnOrganiser", { name: next.organiser })),
+      h("span", {}, [optionsText(next.game, (next.spec && next.spec.options) || {}), timeControlText(next.clock || null), t("tnOrganiser", { name: next.organiser })].join(" · ")),
     );
     tick();
     drawActions();
@@ -244,7 +242,7 @@ export function showTournament(main, id, { code = null } = {}) {
               h(
                 "thead",
                 {},
-                h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("tnPlayer")), h("th", { scope: "col" }, t("tnPoints")), breaks.map((b) => h("th", { scope: "col", title: said(`tnTbHelp_${b}`) }, said(`tnTb_${b}`) ?? b)), h("th", { scope: "col" }, t("tnGames"))),
+                h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("tnPlayer")), h("th", { scope: "col" }, pointsName(data)), breaks.map((b, i) => h("th", { scope: "col", class: `tb tb${i}`, title: said(`tnTbHelp_${b}`) }, said(`tnTb_${b}`) ?? b)), h("th", { scope: "col" }, t("tnGames"))),
               ),
               h(
                 "tbody",
@@ -256,7 +254,7 @@ export function showTournament(main, id, { code = null } = {}) {
                     h("td", {}, line.rank),
                     h("th", { scope: "row" }, nameCell(line.player)),
                     h("td", { "data-points": "" }, points(line.points)),
-                    breaks.map((b) => h("td", {}, points(line.tiebreaks[b]))),
+                    breaks.map((b, i) => h("td", { class: `tb tb${i}` }, points(line.tiebreaks[b]))),
                     h("td", { "data-games": "" }, line.games),
                   ),
                 ),
@@ -412,6 +410,13 @@ export function showTournament(main, id, { code = null } = {}) {
 export function roundCount(data) {
   if (typeof data.rounds === "number") return data.rounds;
   return (data.spec && data.spec.rounds) || (data.rounds || []).length;
+}
+
+/** What the standings' points are: a race's total (lowest best), duplicate
+ * matchpoints, or points. */
+function pointsName(data) {
+  if (data.duplicate) return t("tnPoints_duplicate");
+  return data.format === "race" ? t("tnPoints_race") : t("tnPoints");
 }
 
 /** The client's word for `key`, or null when it has none (a tie-break the server
