@@ -209,6 +209,8 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             table_id = page.url.rsplit("/", 1)[1]
             assert "token" not in page.url
             play_out(page)
+            if round_number == 1:
+                page.screenshot(path=str(shots / "tournament-table-done-en.png"), full_page=True)
             # The result leads back to the tournament, where the game counts.
             page.click("[data-action=to-tournament]")
             page.wait_for_url(f"**/tournament/{tournament_id}")
@@ -242,6 +244,7 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
         assert httpx.get(f"{base}/api/tournaments/{tournament_id}/export.csv").status_code == 200
         page.screenshot(path=str(shots / "tournament-final-en.png"), full_page=True)
         phone.wait_for_selector("h2:has-text('Підсумкова таблиця')", timeout=GUARD_S * 1000)
+        assert phone.locator("[data-action=register]").count() == 0
         phone.screenshot(path=str(shots / "tournament-final-uk-phone.png"), full_page=True)
     finally:
         for player in players:

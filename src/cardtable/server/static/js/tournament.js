@@ -117,8 +117,11 @@ export function showTournament(main, id, { code = null } = {}) {
   function drawActions() {
     const me = signedIn();
     const you = data.you;
-    const open = data.status !== "finished";
-    const key = JSON.stringify([data.status, Boolean(me), you && you.registered, you && you.checked_in, data.access]);
+    // Registering stays open while a round is still to come (late joiners play from the
+    // next one), unless the organiser closed late joining.
+    const lastRound = data.format !== "arena" && data.round >= roundCount(data);
+    const open = data.status === "upcoming" || (data.status === "running" && data.late_join !== false && !lastRound);
+    const key = JSON.stringify([open, data.status, Boolean(me), you && you.registered, you && you.checked_in, data.access]);
     if (key === actionsKey) return; // keep a half-typed invite code
     actionsKey = key;
     if (!open) {
@@ -334,7 +337,15 @@ export function showTournament(main, id, { code = null } = {}) {
         ? h(
             "ul",
             { class: "playerlist" },
-            list.map((p) => h("li", { "data-player": p.name, "data-status": p.status }, nameCell(p.name), h("span", { class: "note" }, ` · ${t(`tnPlayer_${p.status}`)}`))),
+            list.map((p) =>
+              h(
+                "li",
+                { "data-player": p.name, "data-status": p.status },
+                nameCell(p.name),
+                // Once it is over only who left is worth saying.
+                data.status !== "finished" || p.status === "withdrawn" || p.status === "removed" ? h("span", { class: "note" }, ` · ${t(`tnPlayer_${p.status}`)}`) : null,
+              ),
+            ),
           )
         : h("p", { class: "note" }, t("tnNoPlayers")),
     );
