@@ -205,6 +205,8 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             if round_number == 1:
                 assert re.search(r"going there in \d s", page.inner_text("#sendoff"))
                 page.screenshot(path=str(shots / "tournament-sent-en.png"))
+            elif page.url.endswith("/"):
+                page.locator("#tournaments").screenshot(path=str(shots / "tournament-lobby-en.png"))
             page.wait_for_url(re.compile(r"/play/[\w-]+$"), timeout=GUARD_S * 1000)
             table_id = page.url.rsplit("/", 1)[1]
             assert "token" not in page.url
@@ -226,6 +228,14 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             assert standings_games(page, me) == round_number
             if round_number == 1:
                 page.screenshot(path=str(shots / "tournament-running-en.png"), full_page=True)
+                # Any page of the client sends the player on: wait for round 2 in the
+                # lobby, which lists the tournament as running.
+                page.click("header nav a[href='/']")
+                page.wait_for_selector(f"#tournaments [data-tournament='{tournament_id}']")
+                assert (
+                    page.locator(f"[data-list=running] [data-tournament='{tournament_id}']").count()
+                    == 1
+                )
                 phone.screenshot(
                     path=str(shots / "tournament-running-uk-phone.png"), full_page=True
                 )
