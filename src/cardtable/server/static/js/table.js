@@ -377,7 +377,8 @@ function play(main, tableId, mine, missing) {
       h("tr", {}, h("th", { scope: "row" }, who[i]), h("td", {}, state.result.totals[i])),
     );
     next.update(state, message);
-    // A tournament's table leads back to its tournament first (the next round is there).
+    // A tournament's table leads back to its tournament first (the next round is there);
+    // its players meet again there, not in a rematch here.
     const tournament = tableTournament(tableId);
     const actions = [
       tournament ? h("a", { href: `/tournament/${tournament}`, "data-nav": "", class: "button primary", "data-action": "to-tournament" }, t("tnBack")) : null,
@@ -385,11 +386,12 @@ function play(main, tableId, mine, missing) {
       h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
       h("a", { href: "/", "data-nav": "", class: "button" }, t("toLobby")),
     ];
-    result.replaceChildren(
+    fill(
+      result,
       h("h2", {}, t("matchOver")),
       h("p", { class: "winners" }, winners.length === state.seats.length && winners.length > 1 ? t("draw") : t("won", { names: winners.join(", ") })),
       h("table", { class: "totals" }, h("caption", {}, t("totals")), h("tbody", {}, rows)),
-      next.el,
+      tournament ? null : next.el,
       h("div", { class: "actions" }, actions),
     );
     result.hidden = false;

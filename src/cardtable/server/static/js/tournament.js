@@ -13,12 +13,11 @@ import { signedIn } from "./account.js";
 import { api, tournamentCode } from "./api.js";
 import { append, fill, h, toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
-import { apiErrorText } from "./invites.js";
 import { showMissing } from "./main.js";
 import { optionsText } from "./lobby.js";
 import { timeControlText } from "./seek.js";
 import { goToTable, offerTable } from "./sendoff.js";
-import { badges, durationText, whenText } from "./tournaments.js";
+import { badges, durationText, tournamentErrorText, whenText } from "./tournaments.js";
 
 const POLL_MS = 3000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
@@ -108,7 +107,7 @@ export function showTournament(main, id, { code = null } = {}) {
     try {
       shown(await api.tournamentAction(id, action, body));
     } catch (err) {
-      toast(t("tnRefused", { detail: await apiErrorText(err) }));
+      toast(t("tnRefused", { detail: await tournamentErrorText(err) }));
       return;
     }
     load(); // the answer of an action may be short: the whole tournament again

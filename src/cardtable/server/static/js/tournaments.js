@@ -8,6 +8,7 @@ import { api, saveTournamentCode } from "./api.js";
 import { fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
+import { refusalText } from "./messages.js";
 import { optionFields, readOptions } from "./lobby.js";
 import { navigate } from "./main.js";
 import { CLOCKS, timeControlText } from "./seek.js";
@@ -258,8 +259,7 @@ function createForm() {
       if (made.invite_code) saveTournamentCode(made.id, made.invite_code);
       navigate(`/tournament/${made.id}`);
     } catch (err) {
-      const detail = err.problems && err.problems.length ? err.problems.map(problemText).join(" ") : await apiErrorText(err);
-      error.textContent = t("tnCreateRefused", { detail });
+      error.textContent = t("tnCreateRefused", { detail: await tournamentErrorText(err) });
       error.hidden = false;
       const named = (err.params && err.params.field) || (err.problems && err.problems.length ? FIELD_INPUT[err.problems[0].field.split(".")[0]] : null);
       const bad = named ? form.querySelector(`[name="${CSS.escape(named)}"]`) : null;
@@ -310,4 +310,23 @@ function problemText(problem) {
     float_parsing: () => t("tnCheckNumber"),
   }[problem.type];
   return `${label}: ${said ? said() : problem.msg}.`;
+}
+
+/**
+ * A refused tournament request in the player's language: each refused field; else the
+ * server's catalog message for its id; else this client's words for the code
+ * ("tournament.started" → tnErr_started); else the server's English sentence.
+ */
+export async function tournamentErrorText(err) {
+  if (err && err.problems && err.problems.length) return err.problems.map(problemText).join(" ");
+  const fromServer = err && err.messageId ? await refusalText(err.messageId, err.params) : null;
+  if (fromServer) return fromServer;
+  const code = err && err.messageId && err.messageId.startsWith("tournament.") ? err.messageId.slice("tournament.".length) : err && err.code;
+  const params = { ...((err && err.params) || {}) };
+  if (params.opens_at) params.when = whenText(params.opens_at);
+  if (params.format) params.format = t(`tnFormat_${params.format}`);
+  if (params.game) params.game = t(params.game);
+  const key = `tnErr_${code}`;
+  const said = t(key, params);
+  return said === key ? apiErrorText(err) : said;
 }
