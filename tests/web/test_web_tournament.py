@@ -211,6 +211,8 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             table_id = page.url.rsplit("/", 1)[1]
             assert "token" not in page.url
             play_out(page)
+            # A tournament's table: back to the tournament, no rematch here.
+            assert page.locator("[data-action=rematch]").count() == 0
             if round_number == 1:
                 page.screenshot(path=str(shots / "tournament-table-done-en.png"), full_page=True)
             # The result leads back to the tournament, where the game counts.
@@ -265,6 +267,47 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
             raise player.failure
     assert not page.errors, page.errors
     assert not phone.errors, phone.errors
+
+
+def test_an_invite_only_tournament_takes_its_code_in_ukrainian(
+    web_server: WebServer, browser: Any, shots: Path
+) -> None:
+    """A wrong code is refused in the player's language; the organiser's invite link
+    fills the code in, and registering with it works."""
+    base = web_server.base
+    tag = uuid.uuid4().hex[:5]
+    organiser = register_account(base, f"Org{tag}")
+    made = httpx.post(
+        base + "/api/tournaments",
+        headers=organiser,
+        json={
+            "name": f"Club night {tag}",
+            "game": "candidate",
+            "format": "swiss",
+            "rounds": 3,
+            "duplicate": True,
+            "access": "invite",
+            "start_in": 3600,
+        },
+    )
+    assert made.status_code == 201, made.text
+    tournament = made.json()
+    page = new_page(browser, "uk", phone=True)
+    sign_up(page, base, f"Mariia{tag}")
+    page.goto(f"{base}/tournament/{tournament['id']}")
+    page.wait_for_selector("[data-part=head] .badge.duplicate:has-text('Дублікат')")
+    page.fill("[data-part=actions] input[name=code]", "not-the-code")
+    page.click("[data-action=register]")
+    page.wait_for_selector("#toast:has-text('потрібен код запрошення')")
+    page.goto(f"{base}/tournament/{tournament['id']}?code={tournament['invite_code']}")
+    code = page.locator("[data-part=actions] input[name=code]")
+    code.wait_for()
+    assert code.input_value() == tournament["invite_code"]
+    page.click("[data-action=register]")
+    page.wait_for_selector("[data-registered]")
+    page.wait_for_selector(f"[data-part=players] li[data-player='Mariia{tag}']")
+    page.screenshot(path=str(shots / "tournament-invite-uk-phone.png"), full_page=True)
+    assert not page.errors, page.errors
 
 
 @pytest.mark.parametrize("phone", [False, True])

@@ -14,7 +14,6 @@ import { api, tournamentCode } from "./api.js";
 import { append, fill, h, toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
 import { showMissing } from "./main.js";
-import { optionsText } from "./lobby.js";
 import { timeControlText } from "./seek.js";
 import { goToTable, offerTable } from "./sendoff.js";
 import { badges, durationText, tournamentErrorText, whenText } from "./tournaments.js";
@@ -73,7 +72,7 @@ export function showTournament(main, id, { code = null } = {}) {
       meta,
       h("span", { class: "badge status", "data-status": next.status }, next.paused ? t("tnPaused") : t(`tnStatus_${next.status}`)),
       badges(next),
-      h("span", {}, [optionsText(next.game, (next.spec && next.spec.options) || {}), timeControlText(next.clock || null), t("tnOrganiser", { name: next.organiser })].join(" · ")),
+      h("span", {}, [roundGameText(next), timeControlText(next.clock || null), t("tnOrganiser", { name: next.organiser })].join(" · ")),
     );
     tick();
     drawActions();
@@ -420,6 +419,17 @@ export function showTournament(main, id, { code = null } = {}) {
 export function roundCount(data) {
   if (typeof data.rounds === "number") return data.rounds;
   return (data.spec && data.spec.rounds) || (data.rounds || []).length;
+}
+
+/** Each round's game in a few words: the game and the options the organiser set (the
+ * others are the game's own defaults). */
+function roundGameText(data) {
+  const options = (data.spec && data.spec.options) || {};
+  const parts = [t(data.game)];
+  for (const key of data.game === "spy" ? ["rounds", "bonus"] : ["deals", "decks"]) {
+    if (options[key] !== undefined) parts.push(`${t(key)} ${options[key]}`);
+  }
+  return parts.join(" · ");
 }
 
 /** What the standings' points are: a race's total (lowest best), duplicate
