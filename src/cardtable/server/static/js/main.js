@@ -34,6 +34,9 @@ function route() {
   leave = null;
   const main = document.getElementById("main");
   main.replaceChildren();
+  // Each page marks its state on <main> (data-status, data-version…); a new page starts
+  // without the last one's marks.
+  for (const key of Object.keys(main.dataset)) delete main.dataset[key];
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let match;
