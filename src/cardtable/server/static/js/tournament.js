@@ -122,12 +122,16 @@ export function showTournament(main, id, { code = null } = {}) {
     const key = JSON.stringify([open, data.status, Boolean(me), you && you.registered, you && you.checked_in, data.access]);
     if (key === actionsKey) return; // keep a half-typed invite code
     actionsKey = key;
-    if (!open) {
+    if (data.status === "finished") {
       fill(actions);
       return;
     }
     if (!me) {
-      fill(actions, h("p", { class: "hint" }, t("tnSignInToPlay"), " ", h("a", { href: "/signin", "data-nav": "" }, t("signIn"))));
+      fill(actions, open ? h("p", { class: "hint" }, t("tnSignInToPlay"), " ", h("a", { href: "/signin", "data-nav": "" }, t("signIn"))) : null);
+      return;
+    }
+    if ((!you || !you.registered) && !open) {
+      fill(actions, h("p", { class: "note", "data-closed": "" }, t("tnClosed")));
       return;
     }
     if (!you || !you.registered) {
@@ -146,14 +150,14 @@ export function showTournament(main, id, { code = null } = {}) {
     }
     fill(
       actions,
-      h("p", { class: "registered", "data-registered": "" }, you.checked_in ? t("tnCheckedIn") : t("tnRegistered")),
+      h("p", { class: "registered", "data-registered": "" }, data.status === "running" ? t("tnPlaying") : you.checked_in ? t("tnCheckedIn") : t("tnRegistered")),
       h(
         "div",
         { class: "buttons" },
-        you.checked_in ? null : h("button", { type: "button", class: "primary", "data-action": "checkin", onclick: () => act("checkin") }, t("tnCheckIn")),
+        you.checked_in || data.status !== "upcoming" ? null : h("button", { type: "button", class: "primary", "data-action": "checkin", onclick: () => act("checkin") }, t("tnCheckIn")),
         h("button", { type: "button", "data-action": "withdraw", onclick: () => act("withdraw") }, t("tnWithdraw")),
       ),
-      you.checked_in ? null : h("p", { class: "note" }, t("tnCheckInHelp")),
+      you.checked_in || data.status !== "upcoming" ? null : h("p", { class: "note" }, t("tnCheckInHelp")),
     );
   }
 
