@@ -107,9 +107,7 @@ export function showTournament(main, id, { code = null } = {}) {
       shown(await api.tournamentAction(id, action, body));
     } catch (err) {
       toast(t("tnRefused", { detail: await tournamentErrorText(err) }));
-      return;
     }
-    load(); // the answer of an action may be short: the whole tournament again
   }
 
   function drawActions() {
@@ -155,7 +153,7 @@ export function showTournament(main, id, { code = null } = {}) {
         "div",
         { class: "buttons" },
         you.checked_in || data.status !== "upcoming" ? null : h("button", { type: "button", class: "primary", "data-action": "checkin", onclick: () => act("checkin") }, t("tnCheckIn")),
-        h("button", { type: "button", "data-action": "withdraw", onclick: () => act("withdraw") }, t("tnWithdraw")),
+        h("button", { type: "button", "data-action": "withdraw", onclick: () => window.confirm(t("tnWithdrawConfirm")) && act("withdraw") }, t("tnWithdraw")),
       ),
       you.checked_in || data.status !== "upcoming" ? null : h("p", { class: "note" }, t("tnCheckInHelp")),
     );
@@ -187,7 +185,8 @@ export function showTournament(main, id, { code = null } = {}) {
 
   function drawOrganiser() {
     const me = signedIn();
-    if (!me || me.name !== data.organiser || data.status === "finished") {
+    const mine = data.you && data.you.organiser !== undefined ? data.you.organiser : Boolean(me) && me.name === data.organiser;
+    if (!me || !mine || data.status === "finished") {
       organiser.hidden = true;
       return;
     }
@@ -197,7 +196,7 @@ export function showTournament(main, id, { code = null } = {}) {
     if (key === organiserKey) return;
     organiserKey = key;
     const who = h("select", { name: "remove", "aria-label": t("tnRemoveWho") }, active.map((p) => h("option", { value: p.name }, playerName(p.name))));
-    const invite = tournamentCode(id);
+    const invite = (data.you && data.you.invite_code) || tournamentCode(id);
     fill(
       organiser,
       h("h2", { id: "org-h" }, t("tnOrganiserControls")),
