@@ -204,6 +204,15 @@ async def state(
     return {**views.detail(snap, service.clock()), "you": await you(service, snap, account)}
 
 
+async def watched_state(
+    service: Tournaments, tournament_id: str, account: Account | None, fresh: bool
+) -> dict[str, Any]:
+    """:func:`state` for a socket: the tournament read once per change for all of them."""
+    snap, page = await service.watched(tournament_id, fresh=fresh)
+    now = datetime.fromtimestamp(service.clock(), UTC).isoformat()
+    return {**page, "now": now, "you": await you(service, snap, account)}
+
+
 @router.get("/api/tournaments/me", summary="Your table now")
 async def me(account: AccountDep, service: ServiceDep) -> dict[str, Any]:
     """The signed-in player's table in a round in play (the page they are on polls it
@@ -311,10 +320,11 @@ async def socket(websocket: WebSocket, tournament_id: str) -> None:
     try:
         seen: int | None = None
         sent_table: str | None = None
+        polled = False
         while not reader.done():
             event.clear()
             try:
-                page = await state(service, tournament_id, account)
+                page = await watched_state(service, tournament_id, account, polled)
             except HubError as exc:
                 await websocket.send_json({"type": "error", **exc.detail()})
                 await websocket.close(code=4404)
@@ -336,6 +346,7 @@ async def socket(websocket: WebSocket, tournament_id: str) -> None:
             await asyncio.wait(
                 {waiter, reader}, timeout=service.poll, return_when=asyncio.FIRST_COMPLETED
             )
+            polled = not waiter.done()
             waiter.cancel()
     except (WebSocketDisconnect, RuntimeError):
         pass

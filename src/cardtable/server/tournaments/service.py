@@ -45,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from cardtable.server.account_store import Account
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.runtime import Hub, HubError
-from cardtable.server.tournaments import store
+from cardtable.server.tournaments import store, views
 from cardtable.server.tournaments.store import IN, Snapshot
 from cardtable.table import Status, Table, TableError, TimeControl
 from cardtable.tournament.duplicate import round_seed, table_options
@@ -91,6 +91,9 @@ class Tournaments:
         self.tables: dict[str, str] = {}
         #: Pages watching a tournament (its WebSocket): each set on every change.
         self.watchers: dict[str, set[asyncio.Event]] = {}
+        #: The last snapshot read for the watchers (one read per change, however many
+        #: pages watch), dropped on every change.
+        self._shared: dict[str, asyncio.Task[tuple[Snapshot, dict[str, Any]]]] = {}
         cluster = hub.cluster
         self.me: str | None = cluster.me if cluster is not None else None
         #: With several processes: seconds between looks at storage (changes made by
@@ -135,8 +138,25 @@ class Tournaments:
 
     def changed(self, tournament_id: str) -> None:
         """Tell the pages watching the tournament to look again."""
+        self._shared.pop(tournament_id, None)
         for event in self.watchers.get(tournament_id, ()):
             event.set()
+
+    async def watched(
+        self, tournament_id: str, *, fresh: bool = False
+    ) -> tuple[Snapshot, dict[str, Any]]:
+        """The tournament and its page (:func:`.views.detail`) for the pages watching
+        it: read and built once per change however many watch (``fresh``: read again,
+        for a process that hears of other processes' changes only by looking)."""
+        task = self._shared.get(tournament_id)
+        if task is None or fresh or (task.done() and task.exception() is not None):
+            task = asyncio.get_running_loop().create_task(self._page(tournament_id))
+            self._shared[tournament_id] = task
+        return await asyncio.shield(task)
+
+    async def _page(self, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+        snap = await self.load(tournament_id)
+        return snap, views.detail(snap, self.clock())
 
     def lock(self, tournament_id: str) -> asyncio.Lock:
         """The tournament's lock in this process."""
@@ -483,7 +503,6 @@ class Tournaments:
                     raise
             except TableError:
                 return False
-        self.changed(tournament_id)
         return True
 
 
