@@ -47,7 +47,7 @@ def current_tournaments(connection: HTTPConnection) -> Tournaments:
     current_hub(connection)
     service: Tournaments | None = getattr(connection.app.state, "tournaments", None)
     if service is None:
-        raise HubError(503, "starting", "not ready yet")
+        raise commands.refuse(503, "starting", "the server is starting: try again in a moment")
     return service
 
 
@@ -115,7 +115,7 @@ class PlayerBody(BaseModel):
 
 def _start_time(body: CreateTournament, now: float) -> float:
     if body.starts_at is not None and body.start_in is not None:
-        raise HubError(422, "two_starts", "give starts_at or start_in, not both")
+        raise commands.refuse(422, "two_starts", "give starts_at or start_in, not both")
     if body.start_in is not None:
         return now + body.start_in
     if body.starts_at is None:
@@ -123,8 +123,11 @@ def _start_time(body: CreateTournament, now: float) -> float:
     try:
         when = datetime.fromisoformat(body.starts_at)
     except ValueError:
-        raise HubError(
-            422, "bad_time", f"starts_at is not an ISO 8601 time: {body.starts_at!r}"
+        raise commands.refuse(
+            422,
+            "bad_time",
+            f"starts_at is not an ISO 8601 time: {body.starts_at}",
+            value=body.starts_at,
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)

@@ -231,6 +231,7 @@ class Tournaments:
                 "no_tournament",
                 f"no tournament {tournament_id!r}",
                 {"tournament": tournament_id},
+                "tournament.no_tournament",
             )
         return snap
 
