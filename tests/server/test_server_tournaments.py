@@ -315,3 +315,29 @@ def test_one_director_per_tournament(db_url: str) -> None:
         assert await storage.awrite(store.change(tid, {"paused": True}, fence=second))
 
     run(db_url, body)
+
+
+def test_a_round_stored_but_not_opened_gets_its_tables(db_url: str) -> None:
+    """A crash between storing a round and creating its tables: the next step creates
+    each table once, with the stored id, and pairs nothing again."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service, checkin_seconds=0)
+        for name in ["ann", "bob", "cat", "dan"]:
+            await commands.register(service, tid, account(name), None)
+        clock.now = START + 3600
+        await service.step(tid)
+        snap = await service.load(tid)
+        ids = [g["table_id"] for g in snap.round_games(1)]
+        for table_id in ids:  # as if the process died before making them
+            assert await hub.discard_waiting(table_id)
+        assert not set(ids) & set(hub.tables)
+        alive, deadline = await service.step(tid)
+        assert alive
+        assert deadline is not None
+        assert set(ids) <= set(hub.tables)
+        again = await service.load(tid)
+        assert [g["table_id"] for g in again.round_games(1)] == ids
+        assert len(again.rounds) == 1
+
+    run(db_url, body)
