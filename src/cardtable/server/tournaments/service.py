@@ -85,7 +85,7 @@ class Tournaments:
         self.storage = hub.storage
         self.clock = clock
         self.directed: dict[str, Directed] = {}
-        #: One lock per tournament: a step and a seat's claim never interleave.
+        #: One lock per tournament: its steps run one at a time in this process.
         self.locks: dict[str, asyncio.Lock] = {}
         #: Table id -> tournament id, for the tables of rounds in play.
         self.tables: dict[str, str] = {}
@@ -372,8 +372,8 @@ class Tournaments:
         except IntegrityError:
             log.warning("tournament %s: round %d was paired already", snap.id, number)
             return now
-        for game in games:
-            await self._make_table(snap, game, bots)
+        # Made together: their inserts share commits.
+        await asyncio.gather(*(self._make_table(snap, game, bots) for game in games))
         self.changed(snap.id)
         return forfeit_at
 
@@ -432,29 +432,33 @@ class Tournaments:
                 if now < current["forfeit_at"]:
                     waiting = True
                     continue
-                seats = row["meta"]["seats"]
+                closed = await self.hub.discard_waiting(table_id)
+                if closed is not None:
+                    seats = [seat.to_dict() for seat in closed.seats]
+                elif table_id not in self.hub.tables:  # gone with a crash, never started
+                    seats = row["meta"]["seats"]
+                else:
+                    waiting = True  # every seat was claimed just now: it plays
+                    continue
                 absent = [
                     name
                     for name, seat in zip(game["seats"], seats, strict=True)
                     if seat.get("token_hash") is None and seat.get("bot_level") is None
                 ]
-                if await self.hub.discard_waiting(table_id) or table_id not in self.hub.tables:
-                    log.info("tournament %s: %s forfeit round %d", snap.id, absent, number)
-                    await self.storage.awrite(
-                        store.set_game(
-                            snap.id,
-                            number,
-                            game["table_no"],
-                            {
-                                "status": "forfeit",
-                                "totals": [0.0] * len(game["seats"]),
-                                "forfeited": absent,
-                            },
-                            fence,
-                        )
+                log.info("tournament %s: %s forfeit round %d", snap.id, absent, number)
+                await self.storage.awrite(
+                    store.set_game(
+                        snap.id,
+                        number,
+                        game["table_no"],
+                        {
+                            "status": "forfeit",
+                            "totals": [0.0] * len(game["seats"]),
+                            "forfeited": absent,
+                        },
+                        fence,
                     )
-                else:
-                    waiting = True  # every seat was claimed just now: it plays
+                )
         return current["forfeit_at"] if waiting else None
 
     # -------------------------------------------------------------------- seats
@@ -473,13 +477,13 @@ class Tournaments:
             if secret is None:
                 return None
             token = str(secret["token"])
-            if not await self._claim(snap.id, game["table_id"], seat, name, account, token):
+            if not await self._claim(game["table_id"], seat, name, account, token):
                 return None
             return {"table_id": game["table_id"], "play_url": play_url(game["table_id"], token)}
         return None
 
     async def _claim(
-        self, tournament_id: str, table_id: str, seat: int, name: str, account: Account, token: str
+        self, table_id: str, seat: int, name: str, account: Account, token: str
     ) -> bool:
         """Seat the player at their table with their token (once); False when the table
         is not here (closed by forfeit, or run by another process)."""
@@ -492,18 +496,16 @@ class Tournaments:
         invite = target.invite
         if invite is None:
             return False
-        async with self.lock(tournament_id):
-            if live.gone or self.hub.tables.get(table_id) is not live:
-                return False
-            if live.table.seats[seat].filled:
+        try:
+            await self.hub.join(table_id, invite, name, account.id, token=token)
+        except HubError as exc:
+            if exc.code in ("seat_taken", "already_seated"):  # by another of their pages
                 return True
-            try:
-                await self.hub.join(table_id, invite, name, account.id, token=token)
-            except HubError as exc:
-                if exc.code != "seat_taken":
-                    raise
-            except TableError:
+            if exc.code in ("moved", "no_table"):  # closed by forfeit meanwhile
                 return False
+            raise
+        except TableError:
+            return False
         return True
 
 
