@@ -14,6 +14,7 @@ import pytest
 from server_helpers import fast_settings
 
 from cardtable.server.account_store import Account
+from cardtable.server.leases import Fenced
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.storage import Storage
 from cardtable.server.tournaments import Tournaments, commands, store
@@ -264,5 +265,79 @@ def test_refusals(db_url: str) -> None:
         assert snap.row["status"] == "finished"
         assert snap.rounds == []
         assert await hub.storage.aread(store.load("nope")) is None
+
+    run(db_url, body)
+
+
+def test_bots_fill_an_odd_swiss_and_rated_tables(db_url: str) -> None:
+    """With bots allowed, an odd Swiss gets one marked bot entrant instead of a bye; a
+    rated tournament's tables are rated tables."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service, checkin_seconds=0, bots_allowed=True, rated=True)
+        for name in ["ann", "bob", "cat"]:
+            await commands.register(service, tid, account(name), None)
+        clock.now = START + 3600
+        await service.step(tid)
+        snap = await service.load(tid)
+        bots = [p for p in snap.players if p["bot_level"] is not None]
+        assert [b["player"] for b in bots] == ["Bot (medium)"]
+        plan = snap.plans()[0]
+        assert plan.byes == ()
+        assert len(plan.tables) == 2
+        for game in snap.round_games(1):
+            table = hub.tables[game["table_id"]].table
+            assert table.rated
+            for name, seat in zip(game["seats"], table.seats, strict=True):
+                assert seat.is_bot == (name == "Bot (medium)")
+
+    run(db_url, body)
+
+
+def test_one_director_per_tournament(db_url: str) -> None:
+    """The lease: one process holds a tournament; another takes it only once the lease
+    runs out, and the first one's writes are then refused (fenced)."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service)
+        storage = hub.storage
+        first = await storage.awrite(store.claim_lease(tid, "a", 100.0, 103.0))
+        assert first is not None
+        assert await storage.awrite(store.claim_lease(tid, "b", 101.0, 104.0)) is None
+        assert await storage.awrite(store.claim_lease(tid, "a", 102.0, 105.0)) == first
+        assert tid not in await storage.aread(store.free_tournaments(104.0))
+        assert tid in await storage.aread(store.free_tournaments(106.0))
+        second = await storage.awrite(store.claim_lease(tid, "b", 106.0, 109.0))
+        assert second is not None
+        assert second.token == first.token + 1
+        with pytest.raises(Fenced):
+            await storage.awrite(store.change(tid, {"paused": True}, fence=first))
+        assert await storage.awrite(store.change(tid, {"paused": True}, fence=second))
+
+    run(db_url, body)
+
+
+def test_a_round_stored_but_not_opened_gets_its_tables(db_url: str) -> None:
+    """A crash between storing a round and creating its tables: the next step creates
+    each table once, with the stored id, and pairs nothing again."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service, checkin_seconds=0)
+        for name in ["ann", "bob", "cat", "dan"]:
+            await commands.register(service, tid, account(name), None)
+        clock.now = START + 3600
+        await service.step(tid)
+        snap = await service.load(tid)
+        ids = [g["table_id"] for g in snap.round_games(1)]
+        for table_id in ids:  # as if the process died before making them
+            assert await hub.discard_waiting(table_id)
+        assert not set(ids) & set(hub.tables)
+        alive, deadline = await service.step(tid)
+        assert alive
+        assert deadline is not None
+        assert set(ids) <= set(hub.tables)
+        again = await service.load(tid)
+        assert [g["table_id"] for g in again.round_games(1)] == ids
+        assert len(again.rounds) == 1
 
     run(db_url, body)

@@ -649,20 +649,21 @@ class Hub:
                     listener(table)
         return True
 
-    async def discard_waiting(self, table_id: str) -> bool:
+    async def discard_waiting(self, table_id: str) -> Table | None:
         """Delete a table whose match never started (a tournament's table some player
         never came to: they forfeit it, and no bot ever plays for them); its
-        connections are closed. False when the table is not live here or has started."""
+        connections are closed. Returns the table as it was (who had sat down), or
+        ``None`` when it is not live here or has started."""
         live = self.tables.get(table_id)
         if live is None:
-            return False
+            return None
         async with live.lock:
             if live.gone or live.table.status is not Status.WAITING:
-                return False
+                return None
             self._forget(live)
             await self.storage.awrite(Storage.delete_waiting(table_id))
         await self._send_away(live, "the table was closed")
-        return True
+        return live.table
 
     def _broadcast(
         self,

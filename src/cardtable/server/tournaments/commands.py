@@ -39,6 +39,7 @@ __all__ = [
     "create",
     "end",
     "pause",
+    "refuse",
     "register",
     "remove",
     "resume",
@@ -47,7 +48,8 @@ __all__ = [
 ]
 
 
-def _refuse(status: int, code: str, message: str, **params: Any) -> HubError:
+def refuse(status: int, code: str, message: str, **params: Any) -> HubError:
+    """A refusal with its ``tournament.*`` message id (messages.py has its texts)."""
     return HubError(status, code, message, params, f"tournament.{code}")
 
 
@@ -56,15 +58,14 @@ def check_spec(service: Tournaments, spec: TournamentSpec) -> None:
     game = service.hub.game(spec.game)
     wanted = {"swiss": "candidate", "race": "spy"}.get(spec.format)
     if wanted is None:
-        raise _refuse(
+        raise refuse(
             422,
             "bad_format",
-            "the server runs 'swiss' (Candidate) and 'race' (Spy) tournaments, "
-            f"not {spec.format!r}",
+            f"the server runs 'swiss' (Candidate) and 'race' (Spy) tournaments, not {spec.format}",
             format=spec.format,
         )
     if spec.game != wanted:
-        raise _refuse(
+        raise refuse(
             422,
             "format_game",
             f"a {spec.format} tournament is played at {wanted}",
@@ -75,7 +76,12 @@ def check_spec(service: Tournaments, spec: TournamentSpec) -> None:
     try:
         game.check_options(table_options(spec), seats)
     except (BadOptions, ValueError) as exc:
-        raise _refuse(422, "bad_options", str(exc), detail=str(exc)) from None
+        raise refuse(
+            422,
+            "bad_options",
+            f"these options do not suit the tournament's tables: {exc}",
+            detail=str(exc),
+        ) from None
 
 
 async def create(
@@ -92,7 +98,7 @@ async def create(
     check_spec(service, spec)
     now = service.clock()
     if starts_at < now - 1:
-        raise _refuse(422, "start_past", "the start time has passed")
+        raise refuse(422, "start_past", "the start time has passed")
     tournament_id = secrets.token_urlsafe(9)
     code = secrets.token_urlsafe(8) if invite else None
     await service.storage.awrite(
@@ -127,7 +133,7 @@ async def create(
 
 def _not_finished(snap: Snapshot) -> None:
     if snap.row["status"] == "finished":
-        raise _refuse(409, "finished", "the tournament is over")
+        raise refuse(409, "finished", "the tournament is over")
 
 
 async def register(
@@ -138,18 +144,18 @@ async def register(
     _not_finished(snap)
     running = snap.row["status"] == "running"
     if running and not snap.settings.get("late_join", True):
-        raise _refuse(409, "started", "the tournament has started and takes no late players")
+        raise refuse(409, "started", "the tournament has started")
     invite = snap.row["invite_code"]
     if invite is not None and code != invite:
-        raise _refuse(403, "bad_code", "this tournament needs its invite code")
+        raise refuse(403, "bad_code", "this tournament needs its invite code")
     joined = snap.row["round"] + 1 if running else 1
     status = "checked_in" if running else "registered"
     mine = snap.player_of(account.id)
     if mine is not None:
         if mine["status"] in IN:
-            raise _refuse(409, "registered", "you are registered already")
+            raise refuse(409, "registered", "you are registered already")
         if mine["status"] == "removed":
-            raise _refuse(403, "removed", "the organiser removed you from this tournament")
+            raise refuse(403, "removed", "the organiser removed you from this tournament")
         await service.storage.awrite(
             store.set_player(
                 tournament_id, mine["player"], {"status": status, "left": None, "joined": joined}
@@ -157,7 +163,7 @@ async def register(
         )
     else:
         if snap.player(account.name) is not None:
-            raise _refuse(409, "registered", "you are registered already")
+            raise refuse(409, "registered", "you are registered already")
         await service.storage.awrite(
             store.add_player(
                 tournament_id,
@@ -178,7 +184,7 @@ async def register(
 def _entrant(snap: Snapshot, account: Account) -> dict[str, Any]:
     mine = snap.player_of(account.id)
     if mine is None or mine["status"] not in IN:
-        raise _refuse(409, "not_registered", "you are not registered in this tournament")
+        raise refuse(409, "not_registered", "you are not registered in this tournament")
     return mine
 
 
@@ -201,13 +207,16 @@ async def checkin(service: Tournaments, tournament_id: str, account: Account) ->
     """Say "I am here" within the check-in window before the start."""
     snap = await service.load(tournament_id)
     if snap.row["status"] != "upcoming":
-        raise _refuse(409, "started", "check-in is over: the tournament has started")
+        raise refuse(409, "started", "the tournament has started")
     mine = _entrant(snap, account)
     window = float(snap.settings.get("checkin_seconds", 0))
     opens = snap.row["starts_at"] - timedelta(seconds=window)
     if window > 0 and moment(service.clock()) < opens:
-        raise _refuse(
-            409, "checkin_closed", "check-in has not opened yet", opens_at=opens.isoformat()
+        raise refuse(
+            409,
+            "checkin_closed",
+            f"check-in has not opened yet (it opens at {opens.isoformat()})",
+            opens_at=opens.isoformat(),
         )
     if mine["status"] != "checked_in":
         await service.storage.awrite(
@@ -219,7 +228,7 @@ async def checkin(service: Tournaments, tournament_id: str, account: Account) ->
 async def _organised(service: Tournaments, tournament_id: str, account: Account) -> Snapshot:
     snap = await service.load(tournament_id)
     if snap.row["organiser_id"] != account.id:
-        raise _refuse(403, "not_organiser", "only the tournament's organiser may do that")
+        raise refuse(403, "not_organiser", "only the tournament's organiser may do that")
     _not_finished(snap)
     return snap
 
@@ -228,7 +237,7 @@ async def start_now(service: Tournaments, tournament_id: str, account: Account) 
     """The organiser starts the tournament at once."""
     snap = await _organised(service, tournament_id, account)
     if snap.row["status"] != "upcoming":
-        raise _refuse(409, "started", "the tournament has started already")
+        raise refuse(409, "started", "the tournament has started")
     await service.storage.awrite(
         store.change(
             tournament_id, {"starts_at": moment(service.clock())}, when={"status": "upcoming"}
@@ -256,7 +265,7 @@ async def remove(service: Tournaments, tournament_id: str, account: Account, pla
     snap = await _organised(service, tournament_id, account)
     entrant = snap.player(player)
     if entrant is None or entrant["status"] not in IN:
-        raise _refuse(404, "no_player", f"no player {player!r} in this tournament", player=player)
+        raise refuse(404, "no_player", f"no player {player!r} in this tournament", player=player)
     await _leave(service, snap, player, "removed")
 
 

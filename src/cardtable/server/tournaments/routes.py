@@ -47,7 +47,7 @@ def current_tournaments(connection: HTTPConnection) -> Tournaments:
     current_hub(connection)
     service: Tournaments | None = getattr(connection.app.state, "tournaments", None)
     if service is None:
-        raise HubError(503, "starting", "not ready yet")
+        raise commands.refuse(503, "starting", "the server is starting: try again in a moment")
     return service
 
 
@@ -115,7 +115,7 @@ class PlayerBody(BaseModel):
 
 def _start_time(body: CreateTournament, now: float) -> float:
     if body.starts_at is not None and body.start_in is not None:
-        raise HubError(422, "two_starts", "give starts_at or start_in, not both")
+        raise commands.refuse(422, "two_starts", "give starts_at or start_in, not both")
     if body.start_in is not None:
         return now + body.start_in
     if body.starts_at is None:
@@ -123,8 +123,11 @@ def _start_time(body: CreateTournament, now: float) -> float:
     try:
         when = datetime.fromisoformat(body.starts_at)
     except ValueError:
-        raise HubError(
-            422, "bad_time", f"starts_at is not an ISO 8601 time: {body.starts_at!r}"
+        raise commands.refuse(
+            422,
+            "bad_time",
+            f"starts_at is not an ISO 8601 time: {body.starts_at}",
+            value=body.starts_at,
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -202,6 +205,15 @@ async def state(
     """The page's state for ``account``."""
     snap = await service.load(tournament_id)
     return {**views.detail(snap, service.clock()), "you": await you(service, snap, account)}
+
+
+async def watched_state(
+    service: Tournaments, tournament_id: str, account: Account | None, fresh: bool
+) -> dict[str, Any]:
+    """:func:`state` for a socket: the tournament read once per change for all of them."""
+    snap, page = await service.watched(tournament_id, fresh=fresh)
+    now = datetime.fromtimestamp(service.clock(), UTC).isoformat()
+    return {**page, "now": now, "you": await you(service, snap, account)}
 
 
 @router.get("/api/tournaments/me", summary="Your table now")
@@ -311,10 +323,11 @@ async def socket(websocket: WebSocket, tournament_id: str) -> None:
     try:
         seen: int | None = None
         sent_table: str | None = None
+        polled = False
         while not reader.done():
             event.clear()
             try:
-                page = await state(service, tournament_id, account)
+                page = await watched_state(service, tournament_id, account, polled)
             except HubError as exc:
                 await websocket.send_json({"type": "error", **exc.detail()})
                 await websocket.close(code=4404)
@@ -336,6 +349,7 @@ async def socket(websocket: WebSocket, tournament_id: str) -> None:
             await asyncio.wait(
                 {waiter, reader}, timeout=service.poll, return_when=asyncio.FIRST_COMPLETED
             )
+            polled = not waiter.done()
             waiter.cancel()
     except (WebSocketDisconnect, RuntimeError):
         pass

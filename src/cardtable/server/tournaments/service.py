@@ -45,7 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from cardtable.server.account_store import Account
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.runtime import Hub, HubError
-from cardtable.server.tournaments import store
+from cardtable.server.tournaments import store, views
 from cardtable.server.tournaments.store import IN, Snapshot
 from cardtable.table import Status, Table, TableError, TimeControl
 from cardtable.tournament.duplicate import round_seed, table_options
@@ -85,12 +85,15 @@ class Tournaments:
         self.storage = hub.storage
         self.clock = clock
         self.directed: dict[str, Directed] = {}
-        #: One lock per tournament: a step and a seat's claim never interleave.
+        #: One lock per tournament: its steps run one at a time in this process.
         self.locks: dict[str, asyncio.Lock] = {}
         #: Table id -> tournament id, for the tables of rounds in play.
         self.tables: dict[str, str] = {}
         #: Pages watching a tournament (its WebSocket): each set on every change.
         self.watchers: dict[str, set[asyncio.Event]] = {}
+        #: The last snapshot read for the watchers (one read per change, however many
+        #: pages watch), dropped on every change.
+        self._shared: dict[str, asyncio.Task[tuple[Snapshot, dict[str, Any]]]] = {}
         cluster = hub.cluster
         self.me: str | None = cluster.me if cluster is not None else None
         #: With several processes: seconds between looks at storage (changes made by
@@ -135,8 +138,25 @@ class Tournaments:
 
     def changed(self, tournament_id: str) -> None:
         """Tell the pages watching the tournament to look again."""
+        self._shared.pop(tournament_id, None)
         for event in self.watchers.get(tournament_id, ()):
             event.set()
+
+    async def watched(
+        self, tournament_id: str, *, fresh: bool = False
+    ) -> tuple[Snapshot, dict[str, Any]]:
+        """The tournament and its page (:func:`.views.detail`) for the pages watching
+        it: read and built once per change however many watch (``fresh``: read again,
+        for a process that hears of other processes' changes only by looking)."""
+        task = self._shared.get(tournament_id)
+        if task is None or fresh or (task.done() and task.exception() is not None):
+            task = asyncio.get_running_loop().create_task(self._page(tournament_id))
+            self._shared[tournament_id] = task
+        return await asyncio.shield(task)
+
+    async def _page(self, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+        snap = await self.load(tournament_id)
+        return snap, views.detail(snap, self.clock())
 
     def lock(self, tournament_id: str) -> asyncio.Lock:
         """The tournament's lock in this process."""
@@ -211,6 +231,7 @@ class Tournaments:
                 "no_tournament",
                 f"no tournament {tournament_id!r}",
                 {"tournament": tournament_id},
+                "tournament.no_tournament",
             )
         return snap
 
@@ -351,8 +372,8 @@ class Tournaments:
         except IntegrityError:
             log.warning("tournament %s: round %d was paired already", snap.id, number)
             return now
-        for game in games:
-            await self._make_table(snap, game, bots)
+        # Made together: their inserts share commits.
+        await asyncio.gather(*(self._make_table(snap, game, bots) for game in games))
         self.changed(snap.id)
         return forfeit_at
 
@@ -411,29 +432,33 @@ class Tournaments:
                 if now < current["forfeit_at"]:
                     waiting = True
                     continue
-                seats = row["meta"]["seats"]
+                closed = await self.hub.discard_waiting(table_id)
+                if closed is not None:
+                    seats = [seat.to_dict() for seat in closed.seats]
+                elif table_id not in self.hub.tables:  # gone with a crash, never started
+                    seats = row["meta"]["seats"]
+                else:
+                    waiting = True  # every seat was claimed just now: it plays
+                    continue
                 absent = [
                     name
                     for name, seat in zip(game["seats"], seats, strict=True)
                     if seat.get("token_hash") is None and seat.get("bot_level") is None
                 ]
-                if await self.hub.discard_waiting(table_id) or table_id not in self.hub.tables:
-                    log.info("tournament %s: %s forfeit round %d", snap.id, absent, number)
-                    await self.storage.awrite(
-                        store.set_game(
-                            snap.id,
-                            number,
-                            game["table_no"],
-                            {
-                                "status": "forfeit",
-                                "totals": [0.0] * len(game["seats"]),
-                                "forfeited": absent,
-                            },
-                            fence,
-                        )
+                log.info("tournament %s: %s forfeit round %d", snap.id, absent, number)
+                await self.storage.awrite(
+                    store.set_game(
+                        snap.id,
+                        number,
+                        game["table_no"],
+                        {
+                            "status": "forfeit",
+                            "totals": [0.0] * len(game["seats"]),
+                            "forfeited": absent,
+                        },
+                        fence,
                     )
-                else:
-                    waiting = True  # every seat was claimed just now: it plays
+                )
         return current["forfeit_at"] if waiting else None
 
     # -------------------------------------------------------------------- seats
@@ -452,13 +477,13 @@ class Tournaments:
             if secret is None:
                 return None
             token = str(secret["token"])
-            if not await self._claim(snap.id, game["table_id"], seat, name, account, token):
+            if not await self._claim(game["table_id"], seat, name, account, token):
                 return None
             return {"table_id": game["table_id"], "play_url": play_url(game["table_id"], token)}
         return None
 
     async def _claim(
-        self, tournament_id: str, table_id: str, seat: int, name: str, account: Account, token: str
+        self, table_id: str, seat: int, name: str, account: Account, token: str
     ) -> bool:
         """Seat the player at their table with their token (once); False when the table
         is not here (closed by forfeit, or run by another process)."""
@@ -471,19 +496,16 @@ class Tournaments:
         invite = target.invite
         if invite is None:
             return False
-        async with self.lock(tournament_id):
-            if live.gone or self.hub.tables.get(table_id) is not live:
-                return False
-            if live.table.seats[seat].filled:
+        try:
+            await self.hub.join(table_id, invite, name, account.id, token=token)
+        except HubError as exc:
+            if exc.code in ("seat_taken", "already_seated"):  # by another of their pages
                 return True
-            try:
-                await self.hub.join(table_id, invite, name, account.id, token=token)
-            except HubError as exc:
-                if exc.code != "seat_taken":
-                    raise
-            except TableError:
+            if exc.code in ("moved", "no_table"):  # closed by forfeit meanwhile
                 return False
-        self.changed(tournament_id)
+            raise
+        except TableError:
+            return False
         return True
 
 
