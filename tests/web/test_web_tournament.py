@@ -314,6 +314,58 @@ def test_an_invite_only_tournament_takes_its_code_in_ukrainian(
     assert not page.errors, page.errors
 
 
+def test_the_organiser_removes_a_player_pauses_resumes_and_ends(
+    web_server: WebServer, browser: Any
+) -> None:
+    """The organiser's controls on the page, each answered by the server: a removed
+    player is marked, a paused tournament says so, an ended one shows final standings."""
+    base = web_server.base
+    tag = uuid.uuid4().hex[:5]
+    page = new_page(browser, "en", phone=False)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Remove …?", "End …?"
+    sign_up(page, base, f"Host{tag}")
+    made = page.request.post(
+        base + "/api/tournaments",
+        data={
+            "name": f"Early close {tag}",
+            "game": "candidate",
+            "format": "swiss",
+            "rounds": 3,
+            "start_in": 300,
+        },
+        headers={"X-Cardtable-Client": "web"},
+    )
+    assert made.status == 201, made.text()
+    tournament_id = made.json()["id"]
+    names = [f"Anna{tag}", f"Borys{tag}", f"Petro{tag}"]
+    for name in names:
+        auth = register_account(base, name)
+        for action in ("register", "checkin"):
+            done = httpx.post(
+                f"{base}/api/tournaments/{tournament_id}/{action}", headers=auth, json={}
+            )
+            assert done.status_code == 200, done.text
+    page.goto(f"{base}/tournament/{tournament_id}")
+    page.wait_for_selector(f"[data-part=players] li[data-player='{names[2]}']")
+    page.select_option("[data-part=organiser] select[name=remove]", names[2])
+    page.click("[data-action=remove]")
+    page.wait_for_selector(f"[data-part=players] li[data-player='{names[2]}'][data-status=removed]")
+    page.click("[data-action=start]")
+    page.wait_for_selector("#main[data-tournament-status=running]")
+    page.wait_for_selector("[data-round='1'] [data-table]")
+    page.click("[data-action=pause]")
+    page.wait_for_selector("[data-part=head] .badge.status:has-text('paused')")
+    assert "Paused by the organiser" in page.inner_text("[data-part=countdown]")
+    page.click("[data-action=resume]")
+    page.wait_for_selector("[data-part=head] .badge.status:has-text('running')")
+    page.click("[data-action=end]")
+    page.wait_for_selector("#main[data-tournament-status=finished]")
+    page.wait_for_selector("h2:has-text('Final standings')")
+    assert page.locator("[data-part=organiser]").is_hidden()
+    assert page.locator(f"[data-standings] tr[data-player='{names[2]}']").count() == 0
+    assert not page.errors, page.errors
+
+
 @pytest.mark.parametrize("phone", [False, True])
 def test_the_tournaments_page_asks_a_guest_to_sign_in(
     web_server: WebServer, browser: Any, phone: bool
