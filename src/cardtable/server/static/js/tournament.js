@@ -155,7 +155,7 @@ export function showTournament(main, id, { code = null } = {}) {
         you.checked_in || data.status !== "upcoming" ? null : h("button", { type: "button", class: "primary", "data-action": "checkin", onclick: () => act("checkin") }, t("tnCheckIn")),
         h("button", { type: "button", "data-action": "withdraw", onclick: () => window.confirm(t("tnWithdrawConfirm")) && act("withdraw") }, t("tnWithdraw")),
       ),
-      you.checked_in || data.status !== "upcoming" ? null : h("p", { class: "note" }, t("tnCheckInHelp")),
+      you.checked_in || data.status !== "upcoming" ? null : h("p", { class: "note" }, t("tnCheckInHelp", { s: Math.round(data.forfeit_seconds ?? 60) })),
     );
   }
 
