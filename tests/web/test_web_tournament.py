@@ -155,7 +155,7 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
     # The server refuses 0 rounds; the page says which field and why, and marks it.
     error = page.locator("[data-create-error]")
     error.wait_for(state="visible")
-    assert "Rounds: at least 1" in error.inner_text()
+    assert "Tournament rounds: at least 1" in error.inner_text()
     assert form.locator("[name=rounds]").get_attribute("aria-invalid") == "true"
     form.locator("[name=rounds]").fill("2")
     page.click("[data-action=create-tournament]")

@@ -424,14 +424,16 @@ export function roundCount(data) {
   return (data.spec && data.spec.rounds) || (data.rounds || []).length;
 }
 
-/** Each round's game in a few words: the game and the options the organiser set (the
- * others are the game's own defaults). */
+/** The tournament and each round's game in a few words: "3 rounds · Spy vs Spy
+ * (Rounds 2) · Players a table 4" (only the options the organiser set; the others are
+ * the game's own defaults). */
 function roundGameText(data) {
   const options = (data.spec && data.spec.options) || {};
-  const parts = [t(data.game)];
-  for (const key of data.game === "spy" ? ["rounds", "bonus"] : ["deals", "decks"]) {
-    if (options[key] !== undefined) parts.push(`${t(key)} ${options[key]}`);
-  }
+  const set = (data.game === "spy" ? ["rounds", "bonus"] : ["deals", "decks"]).filter((key) => options[key] !== undefined);
+  const parts = [];
+  if (data.format !== "arena") parts.push(t("tnRoundsN", { n: roundCount(data) }));
+  parts.push(set.length ? `${t(data.game)} (${set.map((key) => `${t(key)} ${options[key]}`).join(", ")})` : t(data.game));
+  if (data.format === "race" && data.spec) parts.push(`${t("tnTableSize")} ${data.spec.table_size}`);
   return parts.join(" · ");
 }
 

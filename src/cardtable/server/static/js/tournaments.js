@@ -173,7 +173,7 @@ function createForm() {
   const whenAt = h("input", { type: "radio", name: "when", value: "at" });
   const error = h("p", { class: "banner error", role: "alert", hidden: true, "data-create-error": "" });
 
-  const roundsField = field(t("tnRounds"), rounds);
+  const roundsField = field(t("tnRoundsField"), rounds);
   const minutesField = field(t("tnMinutes"), minutes);
   const sizeField = field(t("tnTableSize"), tableSize);
   const duplicateField = h(
@@ -279,7 +279,7 @@ const FIELD_LABEL = {
   name: "tnName",
   game: "game",
   format: "tnFormat",
-  rounds: "tnRounds",
+  rounds: "tnRoundsField",
   minutes: "tnMinutes",
   table_size: "tnTableSize",
   options: "tnGameOptions",
