@@ -183,16 +183,18 @@ def test_a_two_round_swiss_in_the_browser(web_server: WebServer, browser: Any, s
     page.wait_for_selector("[data-part=players] li[data-player]:nth-child(3)")
     page.screenshot(path=str(shots / "tournament-upcoming-en.png"), full_page=True)
 
-    # A Ukrainian phone follows the tournament (a signed-in spectator) without its
-    # socket: every tournament socket it opens is closed at once, so the page keeps up
-    # by asking the server every few seconds.
+    # A Ukrainian phone follows the tournament (a signed-in spectator); after a reload
+    # without its socket (every tournament socket it opens is closed at once) the page
+    # keeps up by asking the server every few seconds.
     phone = new_page(browser, "uk", phone=True)
     sign_up(phone, base, f"Taras{tag}")
-    phone.route_web_socket(re.compile(r"/ws/tournament/"), lambda socket: socket.close())
     phone.goto(f"{base}/tournament/{tournament_id}")
-    phone.wait_for_selector("[data-live=poll]")
+    phone.wait_for_selector("[data-live=socket]")
     phone.wait_for_selector("[data-part=countdown]:has-text('Початок через')")
     phone.screenshot(path=str(shots / "tournament-upcoming-uk-phone.png"), full_page=True)
+    phone.route_web_socket(re.compile(r"/ws/tournament/"), lambda socket: socket.close())
+    phone.reload()
+    phone.wait_for_selector("[data-live=poll]")
 
     players = [HttpPlayer(base, tournament_id, auth, seed) for seed, auth in enumerate(auths)]
     for player in players:

@@ -74,6 +74,7 @@ export function showTournament(main, id, { code = null } = {}) {
       badges(next),
       h("span", {}, [roundGameText(next), timeControlText(next.clock || null), t("tnOrganiser", { name: next.organiser })].join(" · ")),
     );
+    if (next.status === "finished") settle();
     tick();
     drawActions();
     drawYours();
@@ -361,6 +362,15 @@ export function showTournament(main, id, { code = null } = {}) {
         showMissing(main, t("tnMissing"), t("tnMissingText", { id }), { href: "/tournaments", label: t("tnTitle") });
       }
     }
+  }
+
+  /** A finished tournament changes no more: no socket, no polling. */
+  function settle() {
+    stopped = true;
+    clearInterval(pollTimer);
+    clearTimeout(retryTimer);
+    if (ws) ws.close();
+    live.hidden = true;
   }
 
   function polling(on) {
