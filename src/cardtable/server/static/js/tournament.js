@@ -36,6 +36,7 @@ export function showTournament(main, id, { code = null } = {}) {
   let retryTimer = null;
   let actionsKey = null;
   let organiserKey = null;
+  let lastLoad = 0; // when the page last asked for the tournament (Date.now())
 
   const title = h("h1", { class: "tournamenttitle" }, t("loading"));
   const meta = h("p", { class: "tmeta" });
@@ -91,6 +92,8 @@ export function showTournament(main, id, { code = null } = {}) {
     else if (data.status === "upcoming") {
       const left = secondsUntil(data.starts_at);
       text = left > 0 ? t("tnStartsIn", { time: durationText(left) }) : t("tnStarting");
+      // Past its start time: ask until the server says it runs, whatever the socket says.
+      if (left <= 0 && Date.now() - lastLoad > POLL_MS) load();
     } else if (data.status === "running") {
       const round = data.format === "arena" ? null : t("tnRoundOf", { round: data.round, rounds: roundCount(data) });
       const end = data.format === "arena" && data.starts_at ? Date.parse(data.starts_at) + data.minutes * 60000 : null;
@@ -354,6 +357,7 @@ export function showTournament(main, id, { code = null } = {}) {
   }
 
   async function load() {
+    lastLoad = Date.now();
     try {
       shown(await api.tournament(id));
     } catch (err) {
