@@ -353,7 +353,7 @@ def test_the_organiser_removes_a_player_pauses_resumes_and_ends(
     page.click("[data-action=remove]")
     page.wait_for_selector(f"[data-part=players] li[data-player='{names[2]}'][data-status=removed]")
     page.click("[data-action=start]")
-    page.wait_for_selector("#main[data-tournament-status=running]")
+    page.wait_for_selector("#main[data-tournament-status=running]", timeout=GUARD_S * 1000)
     page.wait_for_selector("[data-round='1'] [data-table]")
     page.click("[data-action=pause]")
     page.wait_for_selector("[data-part=head] .badge.status:has-text('paused')")
