@@ -9,7 +9,9 @@ the start request is sent:
 - each player's time until their ``seated`` message arrives — their table exists,
   their seat is theirs and the page can go there (p50, p99, max);
 - the time until every player is seated (the round's tables all open);
-- the server's CPU over that time (its process and its bot workers, from ``/proc``).
+- when the round was paired and stored (``round_paired_s``, the round's stored start);
+- the server's CPU over that time (its process and its bot workers, from ``/proc``),
+  and the time its threads were ready to run but waited for a CPU (a busy machine).
 
 The baseline, measured in the same run on the same server: the same number of
 two-seat tables opened through the plain table API by one client (``POST /api/tables``
@@ -25,13 +27,14 @@ import json
 import statistics
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from benchmarks.bench_server import free_port, proc_cpu_seconds, start_server
+from benchmarks.bench_server import free_port, proc_cpu_seconds, proc_wait_seconds, start_server
 
 HEADERS = {"X-Cardtable-Client": "1"}
 PASSWORD = "a long password"
@@ -117,7 +120,9 @@ async def run(players: int, pid: int, base: str) -> dict[str, Any]:
         watchers = [asyncio.create_task(watch(base, tid, token, t0, delays)) for token in tokens]
         await asyncio.sleep(2.0)  # every socket has sent its first state
         cpu_before = proc_cpu_seconds(pid)
+        waited_before = proc_wait_seconds(pid)
         t0[0] = time.perf_counter()
+        wall0 = time.time()
         answer = await http.post(
             f"/api/tournaments/{tid}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
         )
@@ -125,15 +130,20 @@ async def run(players: int, pid: int, base: str) -> dict[str, Any]:
         await asyncio.wait_for(asyncio.gather(*watchers), 600)
         everyone = time.perf_counter() - t0[0]
         cpu = proc_cpu_seconds(pid) - cpu_before
+        waited = proc_wait_seconds(pid) - waited_before
+        page = (await http.get(f"/api/tournaments/{tid}")).json()
+        paired = datetime.fromisoformat(page["rounds"][0]["started_at"]).timestamp() - wall0
     return {
         "players": players,
         "tables": players // 2,
+        "round_paired_s": round(paired, 3),
         "seated_p50_s": round(statistics.median(delays), 3),
         "seated_p99_s": round(percentile(delays, 0.99), 3),
         "seated_max_s": round(max(delays), 3),
         "all_seated_s": round(everyone, 3),
         "server_cpu_s": round(cpu, 3),
         "server_cpu_percent": round(100 * cpu / everyone, 1),
+        "server_cpu_waited_percent": round(100 * waited / everyone, 1),
         "baseline_table_api_s": round(base_seconds, 3),
         "ratio_all_seated_to_baseline": round(everyone / base_seconds, 2),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -209,11 +210,14 @@ async def state(
 
 async def watched_state(
     service: Tournaments, tournament_id: str, account: Account | None, fresh: bool
-) -> dict[str, Any]:
-    """:func:`state` for a socket: the tournament read once per change for all of them."""
-    snap, page = await service.watched(tournament_id, fresh=fresh)
+) -> tuple[int, dict[str, Any] | None, str]:
+    """:func:`state` for a socket, the tournament read once per change for all of them:
+    its version, ``you``, and the ``tournament`` message as JSON."""
+    watched = await service.watched(tournament_id, fresh=fresh)
+    mine = await you(service, watched.snap, account)
     now = datetime.fromtimestamp(service.clock(), UTC).isoformat()
-    return {**page, "now": now, "you": await you(service, snap, account)}
+    text = f'{watched.head}, "now": {json.dumps(now)}, "you": {json.dumps(mine)}}}'
+    return int(watched.page["version"]), mine, text
 
 
 @router.get("/api/tournaments/me", summary="Your table now")
@@ -327,24 +331,21 @@ async def socket(websocket: WebSocket, tournament_id: str) -> None:
         while not reader.done():
             event.clear()
             try:
-                page = await watched_state(service, tournament_id, account, polled)
+                version, mine, text = await watched_state(service, tournament_id, account, polled)
             except HubError as exc:
                 await websocket.send_json({"type": "error", **exc.detail()})
                 await websocket.close(code=4404)
                 return
-            if page["version"] != seen or (page["you"] or {}).get("table_id") != sent_table:
-                seen = page["version"]
-                await websocket.send_json({"type": "tournament", **page})
-                mine = page["you"] or {}
-                if mine.get("table_id") and mine["table_id"] != sent_table:
+            table_id = (mine or {}).get("table_id")
+            if version != seen or table_id != sent_table:
+                seen = version
+                if mine is not None and table_id and table_id != sent_table:
+                    # First, so the player is sent to their table at once.
                     await websocket.send_json(
-                        {
-                            "type": "seated",
-                            "table_id": mine["table_id"],
-                            "play_url": mine["play_url"],
-                        }
+                        {"type": "seated", "table_id": table_id, "play_url": mine["play_url"]}
                     )
-                sent_table = mine.get("table_id")
+                await websocket.send_text(text)
+                sent_table = table_id
             waiter = asyncio.get_running_loop().create_task(event.wait())
             await asyncio.wait(
                 {waiter, reader}, timeout=service.poll, return_when=asyncio.FIRST_COMPLETED

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -66,6 +67,16 @@ def moment(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
 
 
+@dataclass(frozen=True)
+class Watched:
+    """A tournament as its sockets show it: the snapshot, the page, and the page's
+    message as JSON without its closing brace (each socket adds ``now`` and ``you``)."""
+
+    snap: Snapshot
+    page: dict[str, Any]
+    head: str
+
+
 @dataclass(eq=False)
 class Directed:
     """A tournament this process runs: its director task and what wakes it."""
@@ -93,7 +104,7 @@ class Tournaments:
         self.watchers: dict[str, set[asyncio.Event]] = {}
         #: The last snapshot read for the watchers (one read per change, however many
         #: pages watch), dropped on every change.
-        self._shared: dict[str, asyncio.Task[tuple[Snapshot, dict[str, Any]]]] = {}
+        self._shared: dict[str, asyncio.Task[Watched]] = {}
         cluster = hub.cluster
         self.me: str | None = cluster.me if cluster is not None else None
         #: With several processes: seconds between looks at storage (changes made by
@@ -142,21 +153,22 @@ class Tournaments:
         for event in self.watchers.get(tournament_id, ()):
             event.set()
 
-    async def watched(
-        self, tournament_id: str, *, fresh: bool = False
-    ) -> tuple[Snapshot, dict[str, Any]]:
-        """The tournament and its page (:func:`.views.detail`) for the pages watching
-        it: read and built once per change however many watch (``fresh``: read again,
-        for a process that hears of other processes' changes only by looking)."""
+    async def watched(self, tournament_id: str, *, fresh: bool = False) -> Watched:
+        """The tournament and its page (:func:`.views.detail`) for the sockets watching
+        it: read, built and written as JSON once per change however many watch
+        (``fresh``: read again, for a process that hears of other processes' changes
+        only by looking)."""
         task = self._shared.get(tournament_id)
         if task is None or fresh or (task.done() and task.exception() is not None):
             task = asyncio.get_running_loop().create_task(self._page(tournament_id))
             self._shared[tournament_id] = task
         return await asyncio.shield(task)
 
-    async def _page(self, tournament_id: str) -> tuple[Snapshot, dict[str, Any]]:
+    async def _page(self, tournament_id: str) -> Watched:
         snap = await self.load(tournament_id)
-        return snap, views.detail(snap, self.clock())
+        page = views.detail(snap, self.clock())
+        shared = {key: value for key, value in page.items() if key != "now"}
+        return Watched(snap, page, json.dumps({"type": "tournament", **shared})[:-1])
 
     def lock(self, tournament_id: str) -> asyncio.Lock:
         """The tournament's lock in this process."""
