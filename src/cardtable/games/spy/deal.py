@@ -136,8 +136,8 @@ def deal_cards(
     """
     rng = RoundGenerator(f"cardtable/spy/{seed}/{round_number}")
     if same_deal:
-        deck = tuple(_shuffled_deck(rng))
-        return tuple(deck for _ in range(players))
+        order = tuple(_shuffled_deck(rng))
+        return tuple(order for _ in range(players))
     if cards_per_player(players, full_decks) < NUM_KINDS:
         deck = _shuffled_deck(rng)
         half = NUM_KINDS // 2
