@@ -288,9 +288,11 @@ def test_an_invite_only_tournament_takes_its_code_in_ukrainian(
         headers=organiser,
         json={
             "name": f"Club night {tag}",
-            "game": "candidate",
-            "format": "swiss",
+            "game": "spy",
+            "format": "race",
             "rounds": 3,
+            "table_size": 3,
+            "options": {"rounds": 2},
             "duplicate": True,
             "access": "invite",
             "start_in": 3600,
