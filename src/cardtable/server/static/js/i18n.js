@@ -1,4 +1,6 @@
 // Words of the interface in English and Ukrainian, and how cards are written in each.
+// Long by nature: every page's words live here, so one test reads them all (the
+// Ukrainian texts' agreement, tests/core/test_ukrainian_agreement.py).
 // The language is remembered in localStorage; <html lang> follows it.
 // The games' own words (piles, the lobby, suits, moves, bot levels) come from the one
 // glossary the terminal and the messages read too (cardtable/glossary.py, served as
