@@ -407,6 +407,12 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "expected an object of rule options",
         "uk": "очікується об'єкт з опціями правил",
     },
+    "spy.same_deal_differs": {
+        "en": "with same_deal every player holds the same cards in the same order, "
+        "but player {player}'s differ from player 1's",
+        "uk": "з same_deal кожен гравець має ті самі карти в тому самому порядку, "
+        "а карти гравця {player} відрізняються від карт гравця 1",
+    },
     "spy.option_unknown": {
         "en": "unknown option (Spy vs Spy options: {known})",
         "uk": "невідома опція (опції «Шпигуна проти шпигуна»: {known})",
