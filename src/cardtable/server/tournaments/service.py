@@ -141,11 +141,14 @@ class Tournaments:
         directed.task = asyncio.get_running_loop().create_task(self._director(directed))
 
     def wake(self, tournament_id: str) -> None:
-        """Something changed: the director looks again, the pages are told."""
+        """Something changed: the director looks again and then tells the pages (one
+        message for the change and what the director did about it), or the pages are
+        told at once when the director runs elsewhere."""
         directed = self.directed.get(tournament_id)
         if directed is not None:
             directed.wake.set()
-        self.changed(tournament_id)
+        else:
+            self.changed(tournament_id)
 
     def changed(self, tournament_id: str) -> None:
         """Tell the pages watching the tournament to look again."""
@@ -386,7 +389,6 @@ class Tournaments:
             return now
         # Made together: their inserts share commits.
         await asyncio.gather(*(self._make_table(snap, game, bots) for game in games))
-        self.changed(snap.id)
         return forfeit_at
 
     async def _make_table(self, snap: Snapshot, game: dict[str, Any], bots: dict[str, str]) -> None:
