@@ -25,7 +25,8 @@ def test_a_swiss_of_bots_is_paired_played_and_ranked() -> None:
     assert [p.id for p in done.players] == ["greedy", "random", "greedy#2", "random#2", "greedy#3"]
     assert len(done.plans) == 3
     byes = [b for plan in done.plans for b in plan.byes]
-    assert len(byes) == 3 and len(set(byes)) == 3  # five players: a bye a round, never twice
+    assert len(byes) == 3
+    assert len(set(byes)) == 3
     met = set()
     for plan in done.plans:
         seated = sorted([p for t in plan.tables for p in t] + list(plan.byes))
@@ -81,7 +82,8 @@ def test_the_tournament_command_prints_and_saves_the_standings(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert "buchholz_cut1" in result.output
     data = json.loads(out.read_text())
-    assert data["spec"]["format"] == "swiss" and len(data["rounds"]) == 2
+    assert data["spec"]["format"] == "swiss"
+    assert len(data["rounds"]) == 2
     rows = list(csv.DictReader(table.read_text().splitlines()))
     assert [r["player"] for r in rows] == [s["player"] for s in data["standings"]]
 
@@ -95,4 +97,5 @@ def test_bad_tournaments_are_refused_with_a_reason() -> None:
     result = CliRunner().invoke(
         app, ["tournament", "spy", "--bots", "greedy,random", "--format", "knockout"]
     )
-    assert result.exit_code == 1 and "unknown format" in result.output
+    assert result.exit_code == 1
+    assert "unknown format" in result.output

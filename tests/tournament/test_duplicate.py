@@ -51,7 +51,8 @@ def test_spy_duplicate_racers_of_a_round_hold_the_same_deck_order() -> None:
         "spy", "race", rounds=2, table_size=4, duplicate=True, options={"rounds": 2}
     )
     options = SpyOptions.from_dict(table_options(spec))
-    assert options.same_deal and options.full_decks
+    assert options.same_deal
+    assert options.full_decks
     seed = table_seed(spec, 5, 1, 0)
     hands: list[list[Any]] = []
     for size, policy in ((4, GreedyPolicy), (3, RandomPolicy), (2, GreedyPolicy)):

@@ -216,7 +216,7 @@ def spec_from_options(
     size = 2 if game == "candidate" else table_size
     return TournamentSpec(
         game=game,
-        format=format,  # type: ignore[arg-type]  # checked above
+        format=format,  # checked above
         rounds=rounds,
         table_size=size,
         duplicate=duplicate,

@@ -6,8 +6,8 @@ them runs, so the rest of the command line starts fast.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
