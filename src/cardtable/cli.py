@@ -144,6 +144,33 @@ def _parse_option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
+#: Ray's options, the same for the arena and bot tournaments.
+RayAddress = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        "--address",
+        help="Ray: join the running cluster at HOST:PORT (default: start a local one "
+        "for this run, on --ray-host).",
+    ),
+]
+RayHost = Annotated[
+    str,
+    typer.Option(
+        help="Ray: the address a local cluster listens on (default loopback: no other "
+        "machine can reach it; give this machine's address to let others join)."
+    ),
+]
+RayPort = Annotated[
+    int | None,
+    typer.Option(
+        help="Ray: the first port of a local cluster; it uses 71 ports from there "
+        "(7 of its own, then its workers'; more with over 32 workers). Default: "
+        "free ones.",
+    ),
+]
+
+
 @app.command(cls=_Command)
 def deal(
     game: Annotated[GameName, typer.Argument(help="Which game to deal.")],
@@ -352,30 +379,9 @@ def arena(
     ] = None,
     workers: Workers = None,
     backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address",
-            "--address",
-            help="Ray: join the running cluster at HOST:PORT (default: start a local one "
-            "for this run, on --ray-host).",
-        ),
-    ] = None,
-    ray_host: Annotated[
-        str,
-        typer.Option(
-            help="Ray: the address a local cluster listens on (default loopback: no other "
-            "machine can reach it; give this machine's address to let others join)."
-        ),
-    ] = "127.0.0.1",
-    ray_port: Annotated[
-        int | None,
-        typer.Option(
-            help="Ray: the first port of a local cluster; it uses 71 ports from there "
-            "(7 of its own, then its workers'; more with over 32 workers). Default: "
-            "free ones.",
-        ),
-    ] = None,
+    ray_address: RayAddress = None,
+    ray_host: RayHost = "127.0.0.1",
+    ray_port: RayPort = None,
     seed: Annotated[int, typer.Option(help="Arena seed: the same seed gives the same games.")] = 0,
     option: RuleOptions = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
@@ -417,6 +423,76 @@ def arena(
         raise _fail(str(exc)) from None
     if report.interrupted:
         raise typer.Exit(130)
+
+
+@app.command(cls=_Command)
+def tournament(
+    game: Annotated[GameName, typer.Argument(help="Which game the bots play.")],
+    more_bots: Annotated[
+        list[str] | None,
+        typer.Argument(help="More bots after --bots (e.g. --bots greedy random).", hidden=True),
+    ] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The entrants, in initial order: NAME[:ITERATIONS] or a level, space or "
+            "comma separated; a bot may enter several times (greedy greedy)."
+        ),
+    ] = None,
+    format: Annotated[
+        str, typer.Option("--format", help="swiss (candidate), race (spy) or arena (both).")
+    ] = "swiss",
+    rounds: Annotated[int, typer.Option(help="Rounds (an arena: waves of games).")] = 5,
+    table_size: Annotated[int, typer.Option(help="Spy: players a race table seats (2-8).")] = 4,
+    duplicate: Annotated[
+        bool, typer.Option(help="Every table of a round the same cards; matchpoint scoring.")
+    ] = False,
+    workers: Workers = None,
+    backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
+    ray_address: RayAddress = None,
+    ray_host: RayHost = "127.0.0.1",
+    ray_port: RayPort = None,
+    seed: Annotated[int, typer.Option(help="Tournament seed: the same seed, the same games.")] = 0,
+    option: RuleOptions = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    output: Annotated[
+        Path | None, typer.Option("--out", help="Save every round, game and the standings (JSON).")
+    ] = None,
+    csv_path: Annotated[
+        Path | None, typer.Option("--csv", help="Save the final standings (CSV).")
+    ] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Play a tournament of bots — Swiss, race rounds or arena, duplicate or not — with
+    the pairing and standings of the server's tournaments (docs/tournaments.md)."""
+    for path, name in ((output, "--out"), (csv_path, "--csv")):
+        if path is not None:
+            _check_writable(path, name)
+    try:
+        from cardtable.arena.commands import run_tournament_command
+        from cardtable.arena.raycluster import RayPlace
+
+        run_tournament_command(
+            game.value,
+            [*(bots or []), *(more_bots or [])],
+            format=format,
+            rounds=rounds,
+            table_size=table_size,
+            duplicate=duplicate,
+            options=_game_options(option),
+            seed=seed,
+            workers=workers,
+            backend=backend,
+            ray_place=RayPlace(ray_address, ray_host, ray_port),
+            out=output,
+            csv_path=csv_path,
+            as_json=as_json,
+            quiet=quiet,
+            stdout=out,
+            stderr=err,
+        )
+    except CardtableError as exc:
+        raise _fail(_option_message(exc)) from None
 
 
 def _arena_count(game: str, deals: int | None, rounds: int | None) -> int:

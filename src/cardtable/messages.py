@@ -407,6 +407,12 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "expected an object of rule options",
         "uk": "очікується об'єкт з опціями правил",
     },
+    "spy.same_deal_differs": {
+        "en": "with same_deal every player holds the same cards in the same order, "
+        "but player {player}'s differ from player 1's",
+        "uk": "з same_deal кожен гравець має ті самі карти в тому самому порядку, "
+        "а карти гравця {player} відрізняються від карт гравця 1",
+    },
     "spy.option_unknown": {
         "en": "unknown option (Spy vs Spy options: {known})",
         "uk": "невідома опція (опції «Шпигуна проти шпигуна»: {known})",
@@ -786,6 +792,71 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "запит, підписаний cookie, мусить мати заголовок {header}",
     },
     "server.signed_out": {"en": "sign in first", "uk": "спершу увійдіть"},
+    "tournament.starting": {
+        "en": "the server is starting: try again in a moment",
+        "uk": "сервер запускається: спробуйте за мить",
+    },
+    "tournament.no_tournament": {
+        "en": "no tournament {tournament}",
+        "uk": "турніру {tournament} немає",
+    },
+    "tournament.bad_format": {
+        "en": "the server runs 'swiss' (Candidate) and 'race' (Spy) tournaments, not {format}",
+        "uk": "сервер проводить турніри 'swiss' (Кандидат) і 'race' (Шпигун), а не {format}",
+    },
+    "tournament.format_game": {
+        "en": "a {format} tournament is played at {game}",
+        "uk": "турнір {format} грають у {game}",
+    },
+    "tournament.bad_options": {
+        "en": "these options do not suit the tournament's tables: {detail}",
+        "uk": "ці параметри не підходять для столів турніру: {detail}",
+    },
+    "tournament.start_past": {
+        "en": "the start time has passed",
+        "uk": "час початку вже минув",
+    },
+    "tournament.two_starts": {
+        "en": "give starts_at or start_in, not both",
+        "uk": "вкажіть starts_at або start_in, не обидва",
+    },
+    "tournament.bad_time": {
+        "en": "starts_at is not an ISO 8601 time: {value}",
+        "uk": "starts_at — не час у форматі ISO 8601: {value}",
+    },
+    "tournament.finished": {"en": "the tournament is over", "uk": "турнір закінчено"},
+    "tournament.started": {
+        "en": "the tournament has started",
+        "uk": "турнір уже почався",
+    },
+    "tournament.bad_code": {
+        "en": "this tournament needs its invite code",
+        "uk": "для цього турніру потрібен код запрошення",
+    },
+    "tournament.registered": {
+        "en": "you are registered already",
+        "uk": "ви вже зареєстровані",
+    },
+    "tournament.removed": {
+        "en": "the organiser removed you from this tournament",
+        "uk": "організатор вилучає вас із цього турніру",
+    },
+    "tournament.not_registered": {
+        "en": "you are not registered in this tournament",
+        "uk": "ви не зареєстровані в цьому турнірі",
+    },
+    "tournament.checkin_closed": {
+        "en": "check-in has not opened yet (it opens at {opens_at})",
+        "uk": "реєстрацію присутності ще не відкрито (відкриється о {opens_at})",
+    },
+    "tournament.not_organiser": {
+        "en": "only the tournament's organiser may do that",
+        "uk": "це може лише організатор турніру",
+    },
+    "tournament.no_player": {
+        "en": "no player {player} in this tournament",
+        "uk": "гравця {player} у цьому турнірі немає",
+    },
     "server.bad_login": {
         "en": "wrong user name or password",
         "uk": "неправильне ім'я користувача або пароль",

@@ -344,3 +344,30 @@ def test_s14_s16_options_have_bounds(options: dict[str, int], option: str, high:
     assert GAME.check_options({"rounds": 100, "bonus": 1000}, 2)["rounds"] == 100
     assert GAME.check_options({"bonus": 0}, 2)["bonus"] == 0
     assert GAME.check_options({"bonus": -1000}, 2)["bonus"] == -1000  # S15
+
+
+def test_s2a_same_deal_every_player_the_same_full_deck_order() -> None:
+    # S2a: with same_deal every player holds the same full deck in the same order, and
+    # the order depends only on the seed, not on how many players the table seats.
+    options = {"same_deal": True, "rounds": 2}
+
+    def hands_of(players: int, seed: int, opts: dict[str, object]) -> list[list[str]]:
+        names = [f"P{i}" for i in range(players)]
+        record = GAME.new_record(seed=seed, players=names, options=opts)
+        return [list(hand) for hand in record["rounds"][0]["cards"]]
+
+    for players in (2, 3, 8):
+        cards = hands_of(players, 11, options)
+        assert all(len(hand) == 52 for hand in cards)
+        assert all(hand == cards[0] for hand in cards)
+    assert hands_of(2, 11, options)[0] == hands_of(8, 11, options)[0]
+    assert hands_of(3, 12, options)[0] != hands_of(3, 11, options)[0]
+    plain = hands_of(3, 11, {"rounds": 2})
+    assert not plain[0] == plain[1] == plain[2]
+    # The record says so and replays; hands that differ are refused.
+    record = GAME.new_record(seed=11, players=["A", "B", "C"], options=options)
+    assert record["options"]["same_deal"] is True
+    replay_record(record)
+    record["rounds"][0]["cards"][1] = record["rounds"][0]["cards"][1][::-1]
+    with pytest.raises(BadRecord, match="player 2"):
+        replay_record(record)

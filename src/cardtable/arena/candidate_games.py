@@ -1,4 +1,5 @@
-"""The arena's Candidate driver: one deal (options ``deals=1``) between two bots, at
+"""The arena's Candidate driver: one deal (options ``deals=1``; a bot tournament's
+match may set more) between two bots, at
 the shared table (:class:`cardtable.table.Table`) on a simulated clock.
 
 The table is the one the server and the terminal drive: the bots sit in its seats,
@@ -28,7 +29,7 @@ BOT = Source.BOT
 
 
 def play_candidate(config: ArenaConfig, job: Job) -> GameResult:
-    """Play ``job`` to the end of its deal."""
+    """Play ``job`` to the end of its deal (or match, when the options count deals)."""
     bots = [
         SeatBot(config.bots[b], job.bot_seed(config.seed, seat), seat)
         for seat, b in enumerate(job.seats)
@@ -36,7 +37,7 @@ def play_candidate(config: ArenaConfig, job: Job) -> GameResult:
     table = Table.create(
         table_id=f"arena/{job.index}",
         game=find_game("candidate"),
-        options={**config.options, "deals": 1},
+        options={"deals": 1, **config.options},
         seed=job.deal_seed,
         bot_levels=[bot.label for bot in bots],
         invites=["", ""],

@@ -6,6 +6,7 @@ them runs, so the rest of the command line starts fast.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardtable.arena.backends import BACKENDS, default_workers
+from cardtable.arena.bot_tournament import BotTournament, run_bot_tournament, spec_from_options
 from cardtable.arena.raycluster import RayPlace
 from cardtable.arena.report import report_json, report_table, save_plot
 from cardtable.arena.schedule import seats_of
@@ -22,8 +24,9 @@ from cardtable.arena.work import ArenaConfig, GameResult
 from cardtable.bots.registry import BotSpec, parse_bot_spec
 from cardtable.errors import BadOptions
 from cardtable.games.registry import find_game
+from cardtable.tournament.model import RoundPlan, Standing
 
-__all__ = ["parse_bots", "run_arena_command"]
+__all__ = ["parse_bots", "run_arena_command", "run_tournament_command"]
 
 
 def parse_bots(game: str, texts: Sequence[str]) -> tuple[BotSpec, ...]:
@@ -117,3 +120,82 @@ def run_arena_command(
         save_plot(report, plot)
         stderr.print(f"wrote {plot}")
     return report
+
+
+def run_tournament_command(
+    game: str,
+    bot_texts: Sequence[str],
+    *,
+    format: str,
+    rounds: int,
+    table_size: int,
+    duplicate: bool,
+    options: Mapping[str, Any],
+    seed: int,
+    workers: int | None,
+    backend: str,
+    ray_place: RayPlace | None,
+    out: Path | None,
+    csv_path: Path | None,
+    as_json: bool,
+    quiet: bool,
+    stdout: Console,
+    stderr: Console,
+) -> BotTournament:
+    """Run ``cardtable tournament``: play every round, print the standings, save them."""
+    from rich.table import Table as RichTable
+
+    if backend not in BACKENDS:
+        raise BadOptions(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    specs = tuple(parse_bot_spec(game, part) for t in bot_texts for part in t.split(",") if part)
+    spec = spec_from_options(
+        game,
+        format=format,
+        rounds=rounds,
+        table_size=table_size,
+        duplicate=duplicate,
+        options=options,
+    )
+    worker_count = default_workers() if workers is None else workers
+
+    def progress(plan: RoundPlan, table: Sequence[Standing]) -> None:
+        if not quiet:
+            leader = table[0] if table else None
+            lead = f", leading: {leader.player} ({leader.points:g})" if leader else ""
+            stderr.print(f"round {plan.round}/{spec.rounds}: {len(plan.tables)} tables{lead}")
+
+    result = run_bot_tournament(
+        spec,
+        specs,
+        seed=seed,
+        backend=backend,
+        workers=worker_count,
+        ray_place=ray_place,
+        on_round=progress,
+    )
+    if as_json:
+        stdout.print(json.dumps(result.to_dict()), markup=False, highlight=False, soft_wrap=True)
+    else:
+        names = list(result.standings[0].tiebreaks) if result.standings else []
+        view = RichTable(
+            title=f"{game} {format}{' duplicate' if duplicate else ''}: {rounds} rounds"
+        )
+        for column in ("rank", "player", "points", *names, "games", "byes"):
+            view.add_column(column, justify="left" if column == "player" else "right")
+        for s in result.standings:
+            view.add_row(
+                str(s.rank),
+                s.player,
+                f"{s.points:g}",
+                *(f"{s.tiebreaks[n]:g}" for n in names),
+                str(s.games),
+                str(s.byes),
+            )
+        stdout.print(view)
+    if out is not None:
+        out.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
+        stderr.print(f"wrote {out}")
+    if csv_path is not None:
+        csv_path.write_text(result.to_csv(), encoding="utf-8")
+        stderr.print(f"wrote {csv_path}")
+    return result

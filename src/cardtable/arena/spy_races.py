@@ -34,8 +34,9 @@ __all__ = ["play_spy"]
 
 
 def play_spy(config: ArenaConfig, job: Job) -> GameResult:
-    """Race ``job``'s round to its end."""
-    options = SpyOptions.from_dict({**config.options, "rounds": 1})
+    """Race ``job``'s round to its end (or its match, when the options count rounds;
+    the metrics are then the last round's)."""
+    options = SpyOptions.from_dict({"rounds": 1, **config.options})
     policies = [
         BotPolicy(make_bot(config.bots[b], job.bot_seed(config.seed, seat)))
         for seat, b in enumerate(job.seats)

@@ -34,6 +34,8 @@ from cardtable.server.shared import open_shared
 from cardtable.server.storage import Storage
 from cardtable.server.thinking import BotMaker, HintRunner, registry_bot
 from cardtable.server.timing import MoveTiming
+from cardtable.server.tournaments import Tournaments
+from cardtable.server.tournaments import routes as tournament_routes
 
 __all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "create_app"]
 
@@ -83,6 +85,8 @@ def create_app(
         admission.start()
         await hub.start()
         app.state.hub = hub
+        app.state.tournaments = Tournaments(hub)
+        await app.state.tournaments.start()
         app.state.hints = HintRunner(hub.settings, bots, shared)
         app.state.analysis = AnalysisRunner(hub.settings, storage, shared)
         try:
@@ -90,6 +94,7 @@ def create_app(
         finally:
             await admission.stop()
             await app.state.analysis.shutdown()
+            await app.state.tournaments.stop()
             app.state.hints.shutdown()
             await hub.stop()
             storage.close()
@@ -130,9 +135,11 @@ def create_app(
         accounts.router,
         seeks.router,
         analysis.router,
+        tournament_routes.router,
     ):
         app.include_router(router)
     app.include_router(client.pages(static_dir))
+    app.include_router(tournament_routes.pages(static_dir))
     if static_dir is not None and static_dir.is_dir():
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="client")
     return app

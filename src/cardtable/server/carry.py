@@ -27,7 +27,7 @@ from cardtable.server.protocol import Error, Event
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.thinking import BotRunner
-from cardtable.table import Table
+from cardtable.table import Status, Table
 
 __all__ = ["Carrier"]
 
@@ -47,6 +47,9 @@ class Carrier:
     metrics: Metrics
     moves_accepted: int
     handling: int
+    #: Called with each table whose match has just finished and been stored (a
+    #: tournament notices its games' results so).
+    on_finished: list[Callable[[Table], None]]
     #: Several processes sharing the tables (``redis_url`` set), else ``None``.
     cluster: Ownership | None
     _tasks: set[asyncio.Task[Any]]
@@ -160,6 +163,9 @@ class Carrier:
             return False
         if store.entry is not None:
             self.moves_accepted += 1
+            if table.status is Status.FINISHED:
+                for listener in self.on_finished:
+                    listener(table)
         return True
 
     def _broadcast(

@@ -69,6 +69,9 @@ class Hub(Driver, Chatter):
         self.bots = BotRunner(self.settings, bots, executor, self.metrics)
         self.now = clock
         self.tables: dict[str, LiveTable] = {}
+        #: Called with each table whose match has just finished and been stored (a
+        #: tournament notices its games' results so).
+        self.on_finished: list[Callable[[Table], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self.moves_accepted = 0
         #: Table messages being handled now.
@@ -171,6 +174,22 @@ class Hub(Driver, Chatter):
         self._forget(live)
         await self._send_away(live, "the table moved")
 
+    async def discard_waiting(self, table_id: str) -> Table | None:
+        """Delete a table whose match never started (a tournament's table some player
+        never came to: they forfeit it, and no bot ever plays for them); its
+        connections are closed. Returns the table as it was (who had sat down), or
+        ``None`` when it is not live here or has started."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return None
+        async with live.lock:
+            if live.gone or live.table.status is not Status.WAITING:
+                return None
+            self._forget(live)
+            await self.storage.awrite(Storage.delete_waiting(table_id))
+        await self._send_away(live, "the table was closed")
+        return live.table
+
     async def hand_over(self, live: LiveTable) -> None:
         """Stopping (SIGTERM): give the table up at once — after the writes queued
         before, release its lease and tell its successor to claim it at once — then
@@ -218,10 +237,13 @@ class Hub(Driver, Chatter):
         names: list[str | None] | None = None,
         host_token: str | None = None,
         hints: bool = False,
+        table_id: str | None = None,
     ) -> Table:
         """Create, store and go live with a new table; ``host_token`` (its creator's)
-        may ask for the open seats' invites later (:meth:`invites`)."""
-        table_id = secrets.token_urlsafe(9)
+        may ask for the open seats' invites later (:meth:`invites`). ``table_id`` is
+        chosen by the caller when it must be known before the table exists (a
+        tournament stores its round's table ids first, so a restart makes no second)."""
+        table_id = table_id or secrets.token_urlsafe(9)
         try:
             table = Table.create(
                 table_id=table_id,
@@ -273,12 +295,19 @@ class Hub(Driver, Chatter):
         return table
 
     async def join(
-        self, table_id: str, invite: str, name: str, account: str | None = None
+        self,
+        table_id: str,
+        invite: str,
+        name: str,
+        account: str | None = None,
+        token: str | None = None,
     ) -> tuple[Table, int, str]:
         """Seat ``name`` (signed in as ``account``, or a guest) with an invite; returns
-        the table, the seat and its new token. An account sits at one seat per table."""
+        the table, the seat and its new token (``token`` when the caller made it: a
+        tournament keeps each seat's token for its player). An account sits at one
+        seat per table."""
         live = self.live(table_id)
-        token = secrets.token_urlsafe(24)
+        token = token or secrets.token_urlsafe(24)
         async with live.lock:
             if live.gone:
                 raise HubError(503, "moved", "the table moved to another process: try again")

@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert, select, text, update
+from sqlalchemy import Engine, create_engine, delete, event, insert, select, text, update
 from sqlalchemy import Table as Table_
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -308,6 +308,21 @@ class Storage:
             _update_row(session, table_id, changes)
             if result is not None and rated:
                 _update_ratings(session, game, table_id, players, result["ranks"], now)
+
+        return run
+
+    @staticmethod
+    def delete_waiting(table_id: str) -> Callable[[Session], bool]:
+        """A write that deletes a table still waiting for its players (no moves, no
+        record); False when it is not there or has started."""
+
+        def run(session: Session) -> bool:
+            done = session.execute(
+                delete(_TABLES).where(
+                    _TABLES.c.id == table_id, _TABLES.c.status == Status.WAITING.value
+                )
+            )
+            return getattr(done, "rowcount", 0) == 1
 
         return run
 

@@ -118,14 +118,26 @@ def _shuffled_deck(rng: RoundGenerator) -> list[int]:
 
 
 def deal_cards(
-    *, seed: int, round_number: int, players: int, full_decks: bool
+    *, seed: int, round_number: int, players: int, full_decks: bool, same_deal: bool = False
 ) -> tuple[tuple[int, ...], ...]:
     """Every player's cards (kinds, top first) for round ``round_number`` (from 1).
 
     S2: two players without ``full_decks`` split one shuffled deck (the first 26 cards
-    to player 0); otherwise each player's own deck is shuffled in seat order.
+    to player 0); otherwise each player's own deck is shuffled in seat order. S2a
+    (option ``same_deal``): every player gets a full deck of their own in one and the
+    same shuffled order — the first shuffle of the round's generator, whatever the
+    number of players, so every table dealt from one seed races the same cards.
+
+    >>> same = deal_cards(seed=7, round_number=1, players=3, full_decks=False, same_deal=True)
+    >>> same[0] == same[1] == same[2], len(same[0])
+    (True, 52)
+    >>> deal_cards(seed=7, round_number=1, players=5, full_decks=True, same_deal=True)[4] == same[0]
+    True
     """
     rng = RoundGenerator(f"cardtable/spy/{seed}/{round_number}")
+    if same_deal:
+        order = tuple(_shuffled_deck(rng))
+        return tuple(order for _ in range(players))
     if cards_per_player(players, full_decks) < NUM_KINDS:
         deck = _shuffled_deck(rng)
         half = NUM_KINDS // 2
@@ -133,12 +145,21 @@ def deal_cards(
     return tuple(tuple(_shuffled_deck(rng)) for _ in range(players))
 
 
-def check_cards(cards: Sequence[Sequence[int]], players: int, full_decks: bool, field: str) -> None:
+def check_cards(
+    cards: Sequence[Sequence[int]],
+    players: int,
+    full_decks: bool,
+    field: str,
+    *,
+    same_deal: bool = False,
+) -> None:
     """Raise :class:`BadRecord` unless ``cards`` are exactly the right deck(s) (S2).
 
     Two players without ``full_decks`` hold 26 cards each, together exactly one deck;
-    otherwise each player holds exactly one full deck.
+    otherwise each player holds exactly one full deck. With ``same_deal`` (S2a) every
+    player holds a full deck, all in the same order.
     """
+    full_decks = full_decks or same_deal
     if len(cards) != players:
         raise make_refusal("spy.cards_of_players", players=players, count=len(cards)).bad_record(
             field
@@ -155,6 +176,12 @@ def check_cards(cards: Sequence[Sequence[int]], players: int, full_decks: bool, 
     else:
         for p, hand in enumerate(cards):
             _check_one_deck(hand, f"{field}[{p}]", "term.player_cards")
+    if same_deal:
+        for p, hand in enumerate(cards):
+            if list(hand) != list(cards[0]):
+                raise make_refusal("spy.same_deal_differs", player=p + 1).bad_record(
+                    f"{field}[{p}]"
+                )
 
 
 def _check_one_deck(kinds: Sequence[int], field: str, whose: str) -> None:

@@ -1,10 +1,10 @@
-"""Rule options of Spy vs Spy (S2, S15, S16) and the player limits (S1), as
+"""Rule options of Spy vs Spy (S2, S2a, S15, S16) and the player limits (S1), as
 ``docs/rules/spy.en.md`` states them.
 
 >>> SpyOptions().to_dict()
 {'full_decks': False, 'bonus': 20, 'count_points_pile': False, 'rounds': 5}
 >>> SpyOptions.from_dict({"rounds": 1, "bonus": 10})
-SpyOptions(full_decks=False, bonus=10, count_points_pile=False, rounds=1)
+SpyOptions(full_decks=False, bonus=10, count_points_pile=False, rounds=1, same_deal=False)
 """
 
 from __future__ import annotations
@@ -53,25 +53,37 @@ class SpyOptions:
       included; the bound keeps scores in range).
     - ``count_points_pile`` (S15): add the cards left in each points pile to the score.
     - ``rounds`` (S16): rounds in a match (1–100).
+    - ``same_deal`` (S2a): every player gets a full deck of their own, all in the same
+      shuffled order (duplicate tournaments). Written out only when set, so the
+      options of every other match read as before.
     """
 
     full_decks: bool = False
     bonus: int = 20
     count_points_pile: bool = False
     rounds: int = 5
+    same_deal: bool = False
 
     def __post_init__(self) -> None:
         # Options built in code get the same checks as options read from a record.
         _checked(self.to_dict(), "options")
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as a record's ``options`` object (every option written out)."""
-        return {
+        """The options as a record's ``options`` object (every option written out;
+        ``same_deal`` only when set).
+
+        >>> SpyOptions(same_deal=True).to_dict()["same_deal"]
+        True
+        """
+        data: dict[str, Any] = {
             "full_decks": self.full_decks,
             "bonus": self.bonus,
             "count_points_pile": self.count_points_pile,
             "rounds": self.rounds,
         }
+        if self.same_deal:
+            data["same_deal"] = True
+        return data
 
     @classmethod
     def from_dict(cls, mapping: Mapping[str, Any], field: str = "options") -> SpyOptions:
@@ -95,7 +107,7 @@ class SpyOptions:
         return cls(**_checked(mapping, field))
 
 
-_KNOWN = ("full_decks", "bonus", "count_points_pile", "rounds")
+_KNOWN = ("full_decks", "bonus", "count_points_pile", "rounds", "same_deal")
 
 
 def _checked(mapping: Mapping[str, Any], field: str) -> dict[str, Any]:
@@ -108,7 +120,7 @@ def _checked(mapping: Mapping[str, Any], field: str) -> dict[str, Any]:
                 f"{field}.{key}"
             )
     values: dict[str, Any] = {}
-    for key in ("full_decks", "count_points_pile"):
+    for key in ("full_decks", "count_points_pile", "same_deal"):
         if key in mapping:
             value = mapping[key]
             if not isinstance(value, bool):

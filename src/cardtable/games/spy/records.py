@@ -76,7 +76,9 @@ def read_record(record: Mapping[str, Any]) -> SpyRecord:
         cards = tuple(
             tuple(reader.card_kinds(hand, f"{field}.cards[{p}]")) for p, hand in enumerate(hands)
         )
-        check_cards(cards, len(players), options.full_decks, f"{field}.cards")
+        check_cards(
+            cards, len(players), options.full_decks, f"{field}.cards", same_deal=options.same_deal
+        )
         moves = tuple(
             reader.as_str(m, f"{field}.moves[{j}]")
             for j, m in enumerate(reader.as_list(entry["moves"], f"{field}.moves"))

@@ -417,13 +417,20 @@ class SpyState:
                 round_number=number,
                 players=self.num_players,
                 full_decks=self.options.full_decks,
+                same_deal=self.options.same_deal,
             )
         else:
             kinds = tuple(
                 tuple(c if isinstance(c, int) else parse_card_kind(c) for c in hand)
                 for hand in cards
             )
-            check_cards(kinds, self.num_players, self.options.full_decks, "cards")
+            check_cards(
+                kinds,
+                self.num_players,
+                self.options.full_decks,
+                "cards",
+                same_deal=self.options.same_deal,
+            )
         self._begin(number, kinds)
 
     def _begin(self, number: int, kinds: tuple[tuple[int, ...], ...]) -> None:

@@ -1,12 +1,14 @@
 // The server's HTTP API (see /docs), and the seats this browser holds.
 
 export class ApiError extends Error {
-  constructor(status, code, message, messageId = null, params = {}) {
+  constructor(status, code, message, messageId = null, params = {}, problems = []) {
     super(message);
     this.status = status;
     this.code = code;
     this.messageId = messageId; // to say it in the player's language (messages.js)
     this.params = params;
+    // A request its fields' checks refused (422): [{field, type, ctx, msg}], one a field.
+    this.problems = problems;
   }
 }
 
@@ -43,7 +45,10 @@ async function call(method, path, body, extra = {}) {
     const text = Array.isArray(detail)
       ? detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
       : String(detail || response.statusText);
-    throw new ApiError(response.status, "bad_request", text);
+    const problems = Array.isArray(detail)
+      ? detail.map((d) => ({ field: (d.loc || []).slice(1).join("."), type: d.type || "", ctx: d.ctx || {}, msg: d.msg || "" }))
+      : [];
+    throw new ApiError(response.status, "bad_request", text, null, {}, problems);
   }
   return data;
 }
@@ -90,6 +95,17 @@ export const api = {
     call("POST", `/api/seeks/${encodeURIComponent(id)}/bots`, { secret, seats }),
   cancelSeek: (id, secret) =>
     call("POST", `/api/seeks/${encodeURIComponent(id)}/cancel`, { secret }, { keepalive: true }),
+  // Tournaments (tournaments.js, tournament.js, sendoff.js; docs/server.md).
+  tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`),
+  tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (request) => call("POST", "/api/tournaments", request),
+  // An action on a tournament: register ({code?}), withdraw, checkin, and the
+  // organiser's start, pause, resume, end, remove ({player}).
+  tournamentAction: (id, action, body = {}) =>
+    call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),
+  // The signed-in player's table to go to now: {next: null | {tournament_id, name, table_id, play_url}}.
+  myTournamentTable: () => call("GET", "/api/tournaments/me"),
+  tournamentExportUrl: (id, kind) => `/api/tournaments/${encodeURIComponent(id)}/export.${kind}`,
 };
 
 // Seats this browser took: {tableId: {seat, token, name}}. A reload finds its seat here.
@@ -139,3 +155,28 @@ export function savedName() {
 export function saveName(name) {
   localStorage.setItem("cardtable.name", name);
 }
+
+/** A value kept in localStorage's map `key` under `id` (null when missing). */
+function recalled(key, id) {
+  return readMap(key)[id] || null;
+}
+
+function remember(key, id, value) {
+  const map = readMap(key);
+  map[id] = value;
+  localStorage.setItem(key, JSON.stringify(map));
+}
+
+// Tables a tournament sent this browser to: {tableId: tournamentId}, so the table's
+// result links back to its tournament.
+const TOURNEY_TABLES_KEY = "cardtable.tournamentTables";
+
+export const tableTournament = (tableId) => recalled(TOURNEY_TABLES_KEY, tableId);
+export const saveTableTournament = (tableId, tournamentId) => remember(TOURNEY_TABLES_KEY, tableId, tournamentId);
+
+// Invite codes of the tournaments this browser created: {id: code} (the organiser's
+// page shows the code and its link to pass on).
+const TOURNEY_CODES_KEY = "cardtable.tournamentCodes";
+
+export const tournamentCode = (id) => recalled(TOURNEY_CODES_KEY, id);
+export const saveTournamentCode = (id, code) => remember(TOURNEY_CODES_KEY, id, code);

@@ -96,3 +96,9 @@ export function fill(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
+
+/** Append `children` to `el`, leaving out nulls (Element.append would write "null"). */
+export function append(el, ...children) {
+  el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}

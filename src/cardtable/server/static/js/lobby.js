@@ -4,11 +4,12 @@
 
 import { signedIn } from "./account.js";
 import { api, hostToken, saveHostToken, saveName, saveSeat, savedName, savedSeat } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { append, fill, h, toast } from "./dom.js";
 import { seatName, t } from "./i18n.js";
 import { apiErrorText, inviteList } from "./invites.js";
 import { navigate } from "./main.js";
 import { playNow } from "./seek.js";
+import { lobbyTournaments } from "./tournaments.js";
 
 /** Seats each game takes: [fewest, most]. */
 export const GAME_SEATS = { candidate: [2, 2], spy: [2, 8] };
@@ -55,9 +56,11 @@ export function showLobby(main) {
   const historyList = h("div", { class: "tablelist" }, t("loading"));
   const created = h("div", { id: "created", class: "created", "aria-live": "polite" });
   const seeking = playNow();
+  const tournaments = lobbyTournaments();
 
   async function refresh() {
     try {
+      tournaments.refresh();
       seeking.show(await api.seeks());
       const live = await api.tables();
       openList.replaceChildren(
@@ -81,6 +84,7 @@ export function showLobby(main) {
       openList,
     ),
     seeking.element,
+    tournaments.element,
     h(
       "section",
       { class: "panel", "aria-labelledby": "create-h" },
@@ -242,7 +246,7 @@ function createForm(created) {
   });
   drawOptions();
 
-  form.append(
+  append(form,
     name ? field(t("yourName"), name) : null,
     field(t("game"), game),
     field(t("players"), count),

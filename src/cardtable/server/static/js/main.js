@@ -8,6 +8,8 @@
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
 //   /leaderboard[?game=] the best-rated players of a game (leaderboard.js)
+//   /tournaments         tournaments: upcoming, running, finished; create one
+//   /tournament/ID[?code=X]  a tournament: register, standings, rounds, your table
 //   anything else        "page not found" (the server answers such addresses with 404)
 
 import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
@@ -17,7 +19,10 @@ import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { startSendoff, takeSeatFromAddress } from "./sendoff.js";
 import { showTable } from "./table.js";
+import { showTournament } from "./tournament.js";
+import { showTournaments } from "./tournaments.js";
 
 let leave = null; // the current page's clean-up (closes a table's WebSocket)
 
@@ -31,10 +36,14 @@ function route() {
   leave = null;
   const main = document.getElementById("main");
   main.replaceChildren();
+  // Each page marks its state on <main> (data-status, data-version…); a new page starts
+  // without the last one's marks.
+  for (const key of Object.keys(main.dataset)) delete main.dataset[key];
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let match;
   if ((match = path.match(/^\/play\/([\w-]+)$/))) {
+    takeSeatFromAddress(match[1], params);
     leave = showTable(main, match[1], { invite: params.get("invite"), watch: false });
   } else if ((match = path.match(/^\/watch\/([\w-]+)$/))) {
     leave = showTable(main, match[1], { invite: null, watch: true });
@@ -50,6 +59,10 @@ function route() {
     showProfile(main, decodeURIComponent(match[1]));
   } else if (path === "/leaderboard") {
     leave = showLeaderboard(main, params.get("game"));
+  } else if (path === "/tournaments") {
+    leave = showTournaments(main);
+  } else if ((match = path.match(/^\/tournament\/([\w-]+)$/))) {
+    leave = showTournament(main, match[1], { code: params.get("code") });
   } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
   } else {
@@ -106,6 +119,7 @@ function renderHeader() {
       "nav",
       { "aria-label": "main" },
       link("/", t("navLobby")),
+      link("/tournaments", t("navTournaments")),
       link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
       link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
     ),
@@ -135,4 +149,7 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 onLangChange(() => route());
 onSessionChange(() => renderHeader());
-loadSession().finally(route);
+loadSession().finally(() => {
+  route();
+  startSendoff();
+});

@@ -6,7 +6,7 @@
 
 import { signedIn } from "./account.js";
 import { api, saveName, saveSeat, savedName } from "./api.js";
-import { announce, fill, h, toast } from "./dom.js";
+import { announce, append, fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { GAME_SEATS } from "./lobby.js";
@@ -14,7 +14,7 @@ import { navigate } from "./main.js";
 import { ratingBadge } from "./ratings.js";
 
 /** The clocks offered, by key: minutes each and seconds added per move. */
-const CLOCKS = {
+export const CLOCKS = {
   none: null,
   "3+2": { initial: 180, increment: 2 },
   "5+5": { initial: 300, increment: 5 },
@@ -24,7 +24,7 @@ const CLOCKS = {
 const POLL_MS = 1000;
 
 /** A clock in a few words: "5+5" (minutes + seconds per move), or "no clock". */
-function clockText(tc) {
+export function timeControlText(tc) {
   return tc ? `${tc.initial / 60}+${tc.increment}` : t("seekNoClock");
 }
 
@@ -41,7 +41,7 @@ export function playNow() {
   const clock = h(
     "select",
     { name: "seek-clock", id: "seek-clock" },
-    Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key }, clockText(tc))),
+    Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key }, timeControlText(tc))),
   );
   const rated = h("input", { type: "checkbox", name: "seek-rated", disabled: !me });
   const name = me
@@ -55,7 +55,7 @@ export function playNow() {
   let lastBotsReady = false;
   let chosenSeats = null; // the player's choice of seats with bots, kept across polls
 
-  form.append(
+  append(form,
     me ? h("p", { class: "note" }, t("seekAs", { name: me.name })) : label(t("yourName"), name),
     label(t("game"), game),
     label(t("clock"), clock),
@@ -121,7 +121,7 @@ export function playNow() {
       h(
         "p",
         { class: "seekline", "data-seek": seek.id },
-        h("strong", {}, `${t(seek.game)} · ${clockText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
+        h("strong", {}, `${t(seek.game)} · ${timeControlText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
         " ",
         answer.starts_in !== null
           ? t("seekStarting", { n: answer.in_queue, s: Math.ceil(answer.starts_in) })
@@ -205,7 +205,7 @@ export function playNow() {
                 { class: "tablerow", "data-seek": s.id },
                 h("strong", {}, t(s.game)),
                 " ",
-                h("span", {}, clockText(s.time_control)),
+                h("span", {}, timeControlText(s.time_control)),
                 s.rated ? h("span", { class: "status playing" }, t("rated")) : null,
                 h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : s.guest ? ` (${t("seatGuest")})` : "", " ", ratingBadge(s, s.game, () => show(shownSeeks))),
                 h(

@@ -2,7 +2,7 @@
 // then the seats, clocks, whose decision it is, the game itself, and the result.
 
 import { signedIn } from "./account.js";
-import { api, saveName, saveSeat, savedName, savedSeat } from "./api.js";
+import { api, saveName, saveSeat, savedName, savedSeat, saveTableTournament, tableTournament } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./conn.js";
@@ -130,6 +130,8 @@ function play(main, tableId, mine, missing) {
     .table(tableId)
     .then((info) => {
       timeControl = info.time_control;
+      const tournament = info.tournament_id || (info.tournament && info.tournament.id);
+      if (tournament) saveTableTournament(tableId, tournament);
     })
     .catch(() => {});
 
@@ -399,16 +401,21 @@ function play(main, tableId, mine, missing) {
       h("tr", {}, h("th", { scope: "row" }, who[i]), h("td", {}, state.result.totals[i])),
     );
     next.update(state, message);
+    // A tournament's table leads back to its tournament first (the next round is there);
+    // its players meet again there, not in a rematch here.
+    const tournament = tableTournament(tableId);
     const actions = [
+      tournament ? h("a", { href: `/tournament/${tournament}`, "data-nav": "", class: "button primary", "data-action": "to-tournament" }, t("tnBack")) : null,
       h("a", { href: `/replay/${tableId}`, "data-nav": "", class: "button" }, t("replay")),
       h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
       h("a", { href: "/", "data-nav": "", class: "button" }, t("toLobby")),
     ];
-    result.replaceChildren(
+    fill(
+      result,
       h("h2", {}, t("matchOver")),
       h("p", { class: "winners" }, winners.length === state.seats.length && winners.length > 1 ? t("draw") : t("won", { names: winners.join(", ") })),
       h("table", { class: "totals" }, h("caption", {}, t("totals")), h("tbody", {}, rows)),
-      next.el,
+      tournament ? null : next.el,
       h("div", { class: "actions" }, actions),
     );
     result.hidden = false;
