@@ -29,7 +29,13 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from cardtable.tournament.model import GameResult, Player, RoundPlan, TournamentSpec
-from cardtable.tournament.pairing import colour_balance, pair_round, race_sizes, table_mates
+from cardtable.tournament.pairing import (
+    clash,
+    colour_balance,
+    pair_round,
+    race_sizes,
+    table_mates,
+)
 from cardtable.tournament.standings import standings
 
 
@@ -110,7 +116,12 @@ def swiss_quality(plan: RoundPlan, plans: list[RoundPlan], points: dict[str, flo
     met = {frozenset(t) for p in plans for t in p.tables}
     rematches = sum(frozenset(t) in met for t in plan.tables)
     spread = sum((points[a] - points[b]) ** 2 for a, b in plan.tables)
-    return f"rematches {rematches}, sum of squared score differences {spread:g}"
+    balance, _ = colour_balance(plans)
+    levels = [clash(balance.get(a, 0), balance.get(b, 0)) for a, b in plan.tables]
+    return (
+        f"rematches {rematches}, sum of squared score differences {spread:g}, "
+        f"colour clashes mild {levels.count(1)} strong {levels.count(2)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
