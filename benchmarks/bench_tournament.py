@@ -8,7 +8,9 @@ run on the same history:
   :func:`cardtable.tournament.pairing.pair_round` (maximum-weight matching, see its
   module) against a naive greedy pairing — rank by the same standings, pair each
   player with the highest-ranked one below not met before. Both are also counted for
-  quality: rematches, and the sum of squared score differences of the pairs.
+  quality: rematches, the sum of squared score differences of the pairs, and colour
+  clashes (a pair that leaves one player two, mild, or three, strong, games off
+  balance).
 - **Race** (tables of 5): ``pair_round`` (seating by standings, then swaps that lower
   repeated table-mates) against the plain seating by standings it starts from; both
   counted by repeated table-mate pairs.
