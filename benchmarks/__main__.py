@@ -1,5 +1,5 @@
 """Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
-server, analysis, tournament). Options after one name go to that benchmark:
+server, analysis, tournament, pairing). Options after one name go to that benchmark:
 ``python -m benchmarks server --processes 3``."""
 
 from __future__ import annotations
@@ -7,7 +7,17 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("candidate", "spy", "bots", "arena", "rl", "server", "analysis", "tournament")
+BENCHMARKS = (
+    "candidate",
+    "spy",
+    "bots",
+    "arena",
+    "rl",
+    "server",
+    "analysis",
+    "tournament",
+    "pairing",
+)
 
 
 def main(argv: list[str]) -> int:

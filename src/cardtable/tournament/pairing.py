@@ -154,6 +154,9 @@ def rematch_free_exists(ids: Sequence[str], met: set[frozenset[str]]) -> bool:
 
 
 def _choose_bye(ranked: Sequence[str], byes: dict[str, int], met: set[frozenset[str]]) -> str:
+    """The bye of an odd round (``ranked`` best first): the lowest-ranked player with
+    the fewest byes whose absence leaves a rematch-free pairing, else the lowest-ranked
+    with the fewest byes."""
     fewest = min(byes.get(p, 0) for p in ranked)
     eligible = [p for p in reversed(ranked) if byes.get(p, 0) == fewest]
     for candidate in eligible:
