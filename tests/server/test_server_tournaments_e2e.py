@@ -357,3 +357,42 @@ def test_duplicate_round_deals_every_table_the_same(tmp_path: Any) -> None:
     finally:
         if server.proc is not None:
             server.proc.kill()
+
+
+def test_duplicate_race_deals_every_racer_the_same_deck(tmp_path: Any) -> None:
+    """A duplicate Spy race: every racer of a round, at every table, races the same
+    deck order (the same_deal option, S2a), checked from the records."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'duprace.db'}", "real").start()
+    names = [f"dupr{i}" for i in range(8)]
+    try:
+        server, tid, _sims = play_tournament(
+            server,
+            names,
+            {
+                "name": "Duplicate race",
+                "game": "spy",
+                "format": "race",
+                "rounds": 2,
+                "table_size": 4,
+                "duplicate": True,
+                "options": {"rounds": 1},
+            },
+            race=True,
+        )
+        page = check_against_records(server, tid)
+        decks: dict[int, list[Any]] = {}
+        for r in page["rounds"]:
+            for table in r["tables"]:
+                record = httpx.get(
+                    f"{server.base}/api/tables/{table['table_id']}/record", timeout=30
+                ).json()
+                assert record["options"]["same_deal"] is True
+                for race in record["rounds"]:
+                    decks.setdefault(r["round"], []).extend(race["cards"])
+        for dealt in decks.values():
+            assert len(dealt) == 8
+            assert all(deck == dealt[0] for deck in dealt)
+        assert decks[1][0] != decks[2][0]
+    finally:
+        if server.proc is not None:
+            server.proc.kill()
