@@ -249,7 +249,7 @@ def play_tournament(
 
 def test_candidate_swiss_of_24_survives_a_sigkill(tmp_path: Any) -> None:
     db = f"sqlite:///{tmp_path / 'swiss.db'}"
-    server = ServerProcess(db, "real").start()
+    server = ServerProcess(db, "real").start(WAIT)
     names = [f"swiss{i:02d}" for i in range(24)]
     try:
         server, tid, sims = play_tournament(
@@ -283,7 +283,7 @@ def kill_mid_round(server: ServerProcess, tid: str, sims: list[Simulated]) -> Se
     assert server.proc is not None
     server.proc.kill()
     server.proc.wait(timeout=30)
-    server = ServerProcess(server.db_url, *server.args, port=server.port).start()
+    server = ServerProcess(server.db_url, *server.args, port=server.port).start(WAIT)
     for sim in sims:
         sim.server = server
     return server
@@ -299,7 +299,7 @@ def round_progress(server: ServerProcess, tid: str, number: int) -> int:
 
 
 def test_spy_race_of_16(tmp_path: Any) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'race.db'}", "real").start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'race.db'}", "real").start(WAIT)
     names = [f"race{i:02d}" for i in range(16)]
     try:
         server, tid, _sims = play_tournament(
@@ -325,7 +325,7 @@ def test_spy_race_of_16(tmp_path: Any) -> None:
 
 
 def test_duplicate_round_deals_every_table_the_same(tmp_path: Any) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'dup.db'}", "real").start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'dup.db'}", "real").start(WAIT)
     names = [f"dup{i}" for i in range(8)]
     try:
         server, tid, _sims = play_tournament(
@@ -362,7 +362,7 @@ def test_duplicate_round_deals_every_table_the_same(tmp_path: Any) -> None:
 def test_duplicate_race_deals_every_racer_the_same_deck(tmp_path: Any) -> None:
     """A duplicate Spy race: every racer of a round, at every table, races the same
     deck order (the same_deal option, S2a), checked from the records."""
-    server = ServerProcess(f"sqlite:///{tmp_path / 'duprace.db'}", "real").start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'duprace.db'}", "real").start(WAIT)
     names = [f"dupr{i}" for i in range(8)]
     try:
         server, tid, _sims = play_tournament(
