@@ -159,6 +159,9 @@ def main(argv: list[str] | None = None) -> None:
         proc = start_server(port, f"sqlite:///{Path(tmp) / 'bench.db'}", Path(tmp) / "log")
         try:
             report = asyncio.run(run(args.players, proc.pid, f"http://127.0.0.1:{port}"))
+        except Exception:
+            print((Path(tmp) / "log").read_text(errors="replace")[-3000:])
+            raise
         finally:
             proc.kill()
             proc.wait()

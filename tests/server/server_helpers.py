@@ -127,7 +127,8 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> ServerProcess:
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Launch it and wait (up to ``timeout`` seconds) until it answers its health check."""
         env = dict(os.environ)
         env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
@@ -140,7 +141,7 @@ class ServerProcess:
             ],
             env=env,
         )
-        wait_healthy(self.base, proc=self.proc)
+        wait_healthy(self.base, timeout=timeout, proc=self.proc)
         return self
 
     def kill(self) -> None:

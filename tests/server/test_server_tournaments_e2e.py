@@ -249,7 +249,7 @@ def play_tournament(
 
 def test_candidate_swiss_of_24_survives_a_sigkill(tmp_path: Any) -> None:
     db = f"sqlite:///{tmp_path / 'swiss.db'}"
-    server = ServerProcess(db, "real").start()
+    server = ServerProcess(db, "real").start(WAIT)
     names = [f"swiss{i:02d}" for i in range(24)]
     try:
         server, tid, sims = play_tournament(
@@ -283,7 +283,7 @@ def kill_mid_round(server: ServerProcess, tid: str, sims: list[Simulated]) -> Se
     assert server.proc is not None
     server.proc.kill()
     server.proc.wait(timeout=30)
-    server = ServerProcess(server.db_url, *server.args, port=server.port).start()
+    server = ServerProcess(server.db_url, *server.args, port=server.port).start(WAIT)
     for sim in sims:
         sim.server = server
     return server
@@ -299,7 +299,7 @@ def round_progress(server: ServerProcess, tid: str, number: int) -> int:
 
 
 def test_spy_race_of_16(tmp_path: Any) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'race.db'}", "real").start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'race.db'}", "real").start(WAIT)
     names = [f"race{i:02d}" for i in range(16)]
     try:
         server, tid, _sims = play_tournament(
@@ -325,7 +325,7 @@ def test_spy_race_of_16(tmp_path: Any) -> None:
 
 
 def test_duplicate_round_deals_every_table_the_same(tmp_path: Any) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'dup.db'}", "real").start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'dup.db'}", "real").start(WAIT)
     names = [f"dup{i}" for i in range(8)]
     try:
         server, tid, _sims = play_tournament(
@@ -354,6 +354,45 @@ def test_duplicate_round_deals_every_table_the_same(tmp_path: Any) -> None:
             assert len(dealt) == 4
             assert all(d == dealt[0] for d in dealt)
         assert deals_by_round[1] != deals_by_round[2]
+    finally:
+        if server.proc is not None:
+            server.proc.kill()
+
+
+def test_duplicate_race_deals_every_racer_the_same_deck(tmp_path: Any) -> None:
+    """A duplicate Spy race: every racer of a round, at every table, races the same
+    deck order (the same_deal option, S2a), checked from the records."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'duprace.db'}", "real").start(WAIT)
+    names = [f"dupr{i}" for i in range(8)]
+    try:
+        server, tid, _sims = play_tournament(
+            server,
+            names,
+            {
+                "name": "Duplicate race",
+                "game": "spy",
+                "format": "race",
+                "rounds": 2,
+                "table_size": 4,
+                "duplicate": True,
+                "options": {"rounds": 1},
+            },
+            race=True,
+        )
+        page = check_against_records(server, tid)
+        decks: dict[int, list[Any]] = {}
+        for r in page["rounds"]:
+            for table in r["tables"]:
+                record = httpx.get(
+                    f"{server.base}/api/tables/{table['table_id']}/record", timeout=30
+                ).json()
+                assert record["options"]["same_deal"] is True
+                for race in record["rounds"]:
+                    decks.setdefault(r["round"], []).extend(race["cards"])
+        for dealt in decks.values():
+            assert len(dealt) == 8
+            assert all(deck == dealt[0] for deck in dealt)
+        assert decks[1][0] != decks[2][0]
     finally:
         if server.proc is not None:
             server.proc.kill()
