@@ -1,6 +1,6 @@
 """Tournaments on the server: an authority above tables, as the table is above the engine.
 
-- :mod:`.models` — the rows (migration 0006);
+- :mod:`.models` — the rows (migration 0007);
 - :mod:`.store` — reads and writes of them, a whole tournament read at once;
 - :mod:`.service` — the director of each running tournament: pairs, opens tables,
   collects results, forfeits the absent, finishes;

@@ -5,7 +5,7 @@
 primary key ``(tournament_id, round)``: a round is paired once, even when two
 processes or a restarted one try again) and ``tournament_games`` (each table of a
 round: the table's id, each seat's invite and secret token, whether the seat's
-person has claimed it, and the result once known). Created by migration 0006.
+person has claimed it, and the result once known). Created by migration 0007.
 """
 
 from __future__ import annotations
