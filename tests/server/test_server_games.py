@@ -96,7 +96,7 @@ def test_spy_race_against_a_bot(real_server: ServerThread) -> None:
         ann.hello()
         eve.hello()
         # The bot is off as soon as the table starts; Ann sets off once she sees it move.
-        eve.wait_for(lambda m: m["type"] == "update" and m["event"].get("seat") == 1, timeout=30)
+        eve.wait_for(lambda m: m["type"] == "update" and m["event"].get("seat") == 1)
         play_out([ann], eve, random.Random(4), race=True)
         bot_moves = [
             m
