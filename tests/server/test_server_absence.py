@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_helpers import Api, Client, ServerThread, clients
+from server_helpers import GUARD, Api, Client, ServerThread, clients
 
 
 def moves_by(client: Client, source: str) -> list[dict[str, object]]:
@@ -133,7 +133,7 @@ def test_a_failing_bot_is_logged_and_no_move_is_invented_for_it(
             ann.hello()
             assert ann.state is not None
             assert ann.move(ann.state["legal_moves"][0])["type"] == "ack"  # now the bot's turn
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
             while not mine(hub.bot_errors[before:], table_id) and time.monotonic() < deadline:
                 time.sleep(0.02)
             (error,) = mine(hub.bot_errors[before:], table_id)
