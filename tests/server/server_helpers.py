@@ -170,7 +170,8 @@ def wait_healthy(base: str, timeout: float = GUARD, proc: Any = None) -> None:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
         with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+            # A busy machine may take seconds to answer: the deadline bounds the wait.
+            if httpx.get(base + "/api/health", timeout=10).status_code == 200:
                 return
         time.sleep(0.05)
     raise TimeoutError("server did not become healthy")

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Api, ServerThread, fast_settings
+from server_helpers import GUARD, Api, ServerThread, fast_settings
 
 from cardtable.bots.review import ReviewBudget, analyse_record
 from cardtable.server import analysis as analysis_module
@@ -55,7 +55,7 @@ def finished_game(api: Api, game: str, options: dict[str, Any], seed: int) -> st
     """A table of two easy bots, played to its end; its id."""
     bots = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]
     table_id: str = api.create(game, bots, options=options, seed=seed)["table"]["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while api.table(table_id)["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.1)
@@ -65,7 +65,7 @@ def finished_game(api: Api, game: str, options: dict[str, Any], seed: int) -> st
 def wait_done(http: httpx.Client, table_id: str) -> list[dict[str, Any]]:
     """Poll the analysis until it is done; every answer seen."""
     seen = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while True:
         answer = http.get(f"/api/games/{table_id}/analysis").json()
         seen.append(answer)
@@ -185,7 +185,7 @@ def test_analyses_never_hold_up_live_tables_and_are_bounded(
         assert api.http.post(f"/api/games/{games[0]}/analysis").status_code == 202
         answer = api.http.post(f"/api/games/{games[1]}/analysis", headers=account)
         assert answer.status_code == 202, answer.text  # an account has its own limits
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
         while api.http.get(f"/api/games/{games[0]}/analysis").json()["percent"] != 50:
             assert time.monotonic() < deadline, "no progress came back from the worker"
             time.sleep(0.02)

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server_fakegame import fake_bots, fake_games
-from server_helpers import ServerThread, free_port, wait_healthy
+from server_helpers import GUARD, ServerThread, free_port, wait_healthy
 from typer.testing import CliRunner
 
 from cardtable.cli import app as cli_app
@@ -32,7 +32,7 @@ def test_serve_command_starts_a_server_that_answers_health(tmp_path: Path) -> No
         assert (tmp_path / "cli.db").exists()
     finally:
         proc.terminate()
-        proc.wait(timeout=20)
+        proc.wait(timeout=GUARD)
 
 
 def test_serve_help_lists_its_options() -> None:
@@ -74,7 +74,8 @@ def test_static_client_is_served_at_the_root_when_present(tmp_path: Path) -> Non
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
     """``cardtable serve`` in a child process; it must end on its own (it cannot start)."""
     command = [sys.executable, "-m", "cardtable", "serve", "--log-level", "warning", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    # A guard, not a speed goal: a busy machine may take a minute to import the server.
+    return subprocess.run(command, capture_output=True, text=True, timeout=GUARD, check=False)
 
 
 def _assert_one_line_refusal(result: subprocess.CompletedProcess[str], *words: str) -> None:

@@ -100,9 +100,7 @@ def test_the_pause_ends_by_itself_when_its_time_is_up(short_pause: ServerThread)
         bob.hello()
         end_round(ann, bob)
         # Nobody says ready: the server wakes up when the pause is over.
-        resumed = bob.wait_for(
-            lambda m: m["type"] == "update" and m["event"]["type"] == "resume", timeout=5
-        )
+        resumed = bob.wait_for(lambda m: m["type"] == "update" and m["event"]["type"] == "resume")
         assert resumed["state"]["pause"] is None
         assert resumed["state"]["view"]["round"] == 2
         assert bob.move("turn")["type"] == "ack"

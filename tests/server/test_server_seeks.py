@@ -4,28 +4,37 @@ seeks that vanish, rated seeks for accounts only, and tokens for their owners on
 from __future__ import annotations
 
 import random
-import time
 import uuid
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Api, ServerThread, clients
+from server_helpers import Api, ServerThread, StepClock, clients
 
 from cardtable.server.routes.accounts import CSRF_HEADER
 from cardtable.server.seeks import LocalSeeks, Seeks
 
-#: Short timings so the tests run in seconds (the server's are 10 s, 20 s and 10 s).
+#: Short timings (the server's are 10 s, 20 s and 10 s), on a clock the tests move.
 WINDOW, BOTS_AFTER, HEARTBEAT = 0.6, 0.5, 1.0
 
 
 def queues(server: ServerThread) -> Seeks:
-    """The server's queues, with short timings and nobody waiting."""
+    """The server's queues, with short timings, nobody waiting, and a clock that moves
+    only when the test moves it (:func:`advance`): a window, a time-out or a heartbeat
+    ends when the test says, never because the machine was slow."""
     assert httpx.get(f"{server.base}/api/seeks").status_code == 200  # made on first use
     seeks: Seeks = server.app.state.seeks
     seeks.window, seeks.bots_after, seeks.heartbeat = WINDOW, BOTS_AFTER, HEARTBEAT
     seeks.store = LocalSeeks()
+    seeks.clock = StepClock()
     return seeks
+
+
+def advance(seeks: Seeks, seconds: float) -> None:
+    """Let ``seconds`` pass on the queues' clock (each request judges the seeks by it)."""
+    clock = seeks.clock
+    assert isinstance(clock, StepClock)
+    clock.advance(seconds)
 
 
 @pytest.fixture
@@ -126,7 +135,7 @@ def test_a_race_gathers_for_a_window_after_the_second_player(
     cid = seek(api, "fakerace", "Cid")
     assert cid["status"] == "waiting"
     assert cid["in_queue"] == 3
-    time.sleep(WINDOW + 0.1)
+    advance(fake_seeks, WINDOW + 0.1)
     answers = [poll(api, made) for made in (ann, bob, cid)]
     assert all(a["status"] == "seated" for a in answers)
     tables = {a["seated"]["table"]["id"] for a in answers}
@@ -143,16 +152,13 @@ def test_bots_fill_the_table_after_the_time_out(
     fake_server: ServerThread, fake_seeks: Seeks
 ) -> None:
     api = Api(fake_server.base)
-    # Asked at once, bots are refused; a long wait for the first ask keeps a slow
-    # machine from letting the time out pass before it is made.
-    fake_seeks.bots_after = 30.0
+    # Asked at once, bots are refused (the queues' clock stands still meanwhile).
     ann = seek(api, "fakerace", "Ann")
     url = f"/api/seeks/{ann['seek']['id']}/bots"
     early = api.http.post(url, json={"secret": ann["secret"], "seats": 3})
     assert early.status_code == 409
     assert early.json()["detail"]["message_id"] == "server.seek_bots_later"
-    fake_seeks.bots_after = BOTS_AFTER
-    time.sleep(BOTS_AFTER + 0.1)
+    advance(fake_seeks, BOTS_AFTER + 0.1)
     assert poll(api, ann)["bots_in"] == 0
     too_many = api.http.post(url, json={"secret": ann["secret"], "seats": 5})
     assert too_many.status_code == 422
@@ -183,11 +189,11 @@ def test_a_seek_vanishes_when_cancelled_or_when_its_heartbeat_stops(
     assert again.status_code == 404
     # A page closed without a word: no heartbeat for HEARTBEAT seconds, and it is gone.
     bob = seek(api, "fake", "Bob")
-    time.sleep(HEARTBEAT / 2)
+    advance(fake_seeks, HEARTBEAT / 2)
     assert poll(api, bob)["status"] == "waiting"  # the heartbeat keeps it
-    time.sleep(HEARTBEAT / 2 + 0.2)
+    advance(fake_seeks, HEARTBEAT / 2 + 0.2)
     assert [s["name"] for s in lobby(api)] == ["Bob"]
-    time.sleep(HEARTBEAT / 2 + 0.2)
+    advance(fake_seeks, HEARTBEAT / 2 + 0.2)
     assert lobby(api) == []
     # A later seek does not meet the vanished one.
     cid = seek(api, "fake", "Cid")
@@ -198,7 +204,6 @@ def test_a_seek_vanishes_when_cancelled_or_when_its_heartbeat_stops(
 def test_a_rated_seek_needs_an_account_and_pairs_accounts(
     fake_server: ServerThread, fake_seeks: Seeks
 ) -> None:
-    fake_seeks.heartbeat = 30.0  # registering two accounts may take seconds on a busy machine
     api = Api(fake_server.base)
     refused = api.http.post("/api/seeks", json={"game": "fake", "name": "Ann", "rated": True})
     assert refused.status_code == 403
@@ -231,7 +236,7 @@ def test_a_rated_seek_needs_an_account_and_pairs_accounts(
         answer = http.post("/api/seeks", json={"game": "fakerace", "rated": True})
         players.append((name, answer.json()))
     assert len(lobby(api)) == 2
-    time.sleep(WINDOW + 0.1)
+    advance(fake_seeks, WINDOW + 0.1)
     seated = poll(api, players[0][1])["seated"]
     assert seated["table"]["rated"]
     assert sorted(s["name"] for s in seated["table"]["seats"]) == sorted(n for n, _ in players)
@@ -243,7 +248,7 @@ def test_no_client_can_read_another_seeks_seat(
     api = Api(fake_server.base)
     ann = seek(api, "fake", "Ann")
     bob = seek(api, "fake", "Bob")
-    time.sleep(WINDOW + 0.1)
+    advance(fake_seeks, WINDOW + 0.1)
     seated = poll(api, bob)
     assert seated["status"] == "seated"
     # Ann's id is public (the lobby showed it): with Bob's secret it is a 404, not Ann's seat.

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
-from server_helpers import Api, ServerThread, clients, play_first_moves
+from server_helpers import GUARD, Api, ServerThread, clients, play_first_moves
 
 from cardtable.bots.review import ReviewBudget
 from cardtable.server import analysis as analysis_module
@@ -331,7 +331,7 @@ def finished_game(api: Api, seed: int) -> str:
     """A Candidate table of two easy bots, played to its end; its id."""
     bots = [{"type": "bot", "level": "easy"}, {"type": "bot", "level": "easy"}]
     table_id: str = api.create("candidate", bots, options={"deals": 1}, seed=seed)["table"]["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while api.table(table_id)["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.1)
@@ -340,7 +340,7 @@ def finished_game(api: Api, seed: int) -> str:
 
 def analysed(api: Api, table_id: str) -> dict[str, Any]:
     """Poll an analysis on the process that runs it until it is no longer running."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while True:
         answer: dict[str, Any] = api.http.get(f"/api/games/{table_id}/analysis").json()
         if answer["status"] != "running":
@@ -511,7 +511,7 @@ def test_a_late_second_rematch_request_on_another_process_joins_the_owners_table
 
 def left_memory(pair: tuple[ServerThread, ServerThread], table_id: str) -> None:
     """Wait until no process holds the finished table (its owner evicted it)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
     while any(table_id in s.app.state.hub.tables for s in pair):
         assert time.monotonic() < deadline, "the finished table stayed in memory"
         time.sleep(0.05)
