@@ -64,7 +64,7 @@ def test_leases_are_renewed_while_the_event_loop_is_blocked(db_url: str) -> None
     """The owner's event loop is stuck in a synchronous busy section for three lease
     times (a CPU-starved process); its lease thread keeps renewing, so another process
     trying to claim the table all along never gets it, and nothing is dropped."""
-    lease, every = 0.4, 0.05
+    lease, every = 1.5, 0.1
 
     async def run() -> None:
         storage = Storage(db_url)

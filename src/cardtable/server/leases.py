@@ -45,6 +45,7 @@ __all__ = [
     "renewal",
     "start_lease",
     "still_held",
+    "transfer",
 ]
 
 _LEASES = cast(Table_, LeaseRow.__table__)
@@ -208,6 +209,30 @@ def still_held(owner: str, table_ids: Collection[str]) -> Select[tuple[str]]:
     return select(_LEASES.c.table_id).where(
         _LEASES.c.owner == owner, _LEASES.c.table_id.in_(list(table_ids))
     )
+
+
+def transfer(
+    table_id: str, fence: Fence, heir: str, until: float
+) -> Callable[[Session], Fence | None]:
+    """A write that hands ``table_id`` from ``fence``'s owner straight to ``heir``
+    (the next token, until ``until``): a stopping owner's hand-over in one write, the
+    table never without an owner. ``None`` when the fence no longer held it."""
+
+    def run(session: Session) -> Fence | None:
+        done = session.execute(
+            update(_LEASES)
+            .where(
+                _LEASES.c.table_id == table_id,
+                _LEASES.c.owner == fence.owner,
+                _LEASES.c.token == fence.token,
+            )
+            .values(owner=heir, token=fence.token + 1, expires_at=until)
+        )
+        if getattr(done, "rowcount", 0) != 1:
+            return None
+        return Fence(heir, fence.token + 1, fence.lease_seconds)
+
+    return run
 
 
 def release(table_id: str, fence: Fence) -> Callable[[Session], bool]:

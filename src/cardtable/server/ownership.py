@@ -76,8 +76,12 @@ class Ownership(Protocol):
         released or lost)."""
         ...
 
-    def released(self, table_id: str) -> None:
-        """The lease of ``table_id`` was released on a hand-over: tell its successor."""
+    def heir(self, table_id: str) -> str | None:
+        """The process a stopping one hands ``table_id`` to (None: none is known)."""
+        ...
+
+    def released(self, table_id: str, heir: str | None) -> None:
+        """``table_id`` was handed to ``heir`` (None: released for anyone): tell it."""
         ...
 
     def dropped(self, table_id: str) -> None:

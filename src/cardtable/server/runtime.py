@@ -33,7 +33,7 @@ from cardtable.server.connection import Connection, Socket
 from cardtable.server.core import Away, Broadcast, Effect, Store, TableCore, refusal
 from cardtable.server.core import read as read_message
 from cardtable.server.driver import Driver
-from cardtable.server.leases import Fence, release
+from cardtable.server.leases import Fence, release, transfer
 from cardtable.server.live import HubError, LiveTable, default_games
 from cardtable.server.metrics import Metrics
 from cardtable.server.ownership import RECONNECT, Ownership
@@ -199,22 +199,29 @@ class Hub(Driver, Chatter):
                 return
             self._forget(live)
             if live.fence is not None:
+                table_id, fence = live.table.id, live.fence
+                heir = self.cluster.heir(table_id) if self.cluster is not None else None
+                until = time.time() + self.settings.lease_seconds
+                done = False
                 try:
-                    released = await self.storage.awrite(release(live.table.id, live.fence))
-                except Exception:
-                    log.exception("cannot release table %s", live.table.id)
-                else:
-                    if released:
-                        log.info("released table %s (token %d)", live.table.id, live.fence.token)
-                        self.metrics.lease("released")
+                    if heir is not None:  # straight to the successor: never ownerless
+                        given = transfer(table_id, fence, heir, until)
+                        done = await self.storage.awrite(given) is not None
                     else:
-                        log.warning(
-                            "table %s: lease (token %d) no longer ours to release",
-                            live.table.id,
-                            live.fence.token,
-                        )
+                        done = await self.storage.awrite(release(table_id, fence))
+                except Exception:
+                    log.exception("cannot hand table %s over", table_id)
+                if done:
+                    log.info("handed table %s (token %d) to %s", table_id, fence.token, heir)
+                    self.metrics.lease("released")
+                else:
+                    log.warning(
+                        "table %s: lease (token %d) no longer ours to hand over",
+                        table_id,
+                        fence.token,
+                    )
                 if self.cluster is not None:
-                    self.cluster.released(live.table.id)
+                    self.cluster.released(table_id, heir if done else None)
         await self._send_away(live, "server restarting")
 
     def live(self, table_id: str) -> LiveTable:

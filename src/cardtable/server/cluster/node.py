@@ -354,13 +354,19 @@ class Cluster(Relays, Forwarding):
         """Stop renewing this lease (held with ``fence``)."""
         self.keeper.let_go(table_id, fence)
 
-    def released(self, table_id: str) -> None:
-        """A hand-over released ``table_id``: its successor (:func:`preferred` among
-        the other processes) is told to ``take`` it at once; every process hears it is
-        ``free`` (any claims it should the successor not)."""
-        if self._heirs:
-            self.send(preferred(table_id, self._heirs), "take", table_id, self.me)
-        self.announce("free", table_id)
+    def heir(self, table_id: str) -> str | None:
+        """The successor of ``table_id`` on a hand-over: :func:`preferred` among the
+        other processes alive when this one began stopping."""
+        return preferred(table_id, self._heirs) if self._heirs else None
+
+    def released(self, table_id: str, heir: str | None) -> None:
+        """A hand-over gave ``table_id`` to ``heir`` (its lease written over to it):
+        it is told to ``take`` it — restore it — at once. Released to nobody (no other
+        process known), every process hears it is ``free`` and one claims it."""
+        if heir is not None:
+            self.send(heir, "take", table_id, self.me)
+        else:
+            self.announce("free", table_id)
 
     # ------------------------------------------------------------ lease thread
     def _renew_leases(self, table_ids: list[str], until: float) -> set[str]:
