@@ -58,6 +58,9 @@ NAMED_PORTS = (
 #: Ports kept for worker processes after the named ones (Ray needs one per worker).
 WORKER_PORTS = 64
 
+#: The authentication token of the local clusters this process starts.
+_TOKEN = secrets.token_hex(32)
+
 #: Seconds the local cluster may take to start listening.
 START_TIMEOUT = 120.0
 
@@ -163,8 +166,9 @@ def local_cluster(place: RayPlace, workers: int) -> Iterator[str]:
     port = place.port if place.port is not None else _free_port(place.host)
     if _listening(place.host, port):
         raise BadOptions(f"port {port} on {place.host} is in use: pick another --ray-port")
-    # A token of this run: only this process (the driver) may use the cluster.
-    auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    # A token of this process: only it (the driver) may use the cluster. One per
+    # process, as Ray reads the token once; a token already set is kept.
+    auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": os.environ.get("RAY_AUTH_TOKEN", _TOKEN)}
     output = tempfile.TemporaryFile("w+")  # noqa: SIM115 - closed below
     head = subprocess.Popen(
         place.start_command(workers, port),
