@@ -191,8 +191,11 @@ def test_the_leaderboard_page_per_game(web_server: WebServer, browser: Any, shot
     seek = httpx.post(base + "/api/seeks", json={"game": "spy"}, headers={**heads[bohdan], **WEB})
     assert seek.status_code == 201, seek.text
     page.goto(base + "/")
-    listed = page.wait_for_selector(f".seeklist li[data-seek='{seek.json()['seek']['id']}']")
-    assert shown[bohdan] in (listed.text_content() or "")
+    # The label comes once the player's profile is read: the list is drawn again then.
+    listed = page.wait_for_selector(
+        f".seeklist li[data-seek='{seek.json()['seek']['id']}'] .ratingbadge"
+    )
+    assert listed.text_content() == shown[bohdan]
     assert not errors
     phone.context.close()
     desktop.close()
