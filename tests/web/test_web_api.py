@@ -118,9 +118,9 @@ def test_hint_is_one_of_the_seats_legal_moves(web_server: WebServer) -> None:
     ).json()
     table_id = created["table"]["id"]
     tokens = []
-    for invite in created["invites"]:
+    for invite, name in zip(created["invites"], ("Petro", "Olha"), strict=True):
         seated = httpx.post(
-            f"{base}/api/tables/{table_id}/join", json={"invite": invite["code"], "name": "P"}
+            f"{base}/api/tables/{table_id}/join", json={"invite": invite["code"], "name": name}
         ).json()
         tokens.append(seated["token"])
     live = web_server.app.state.hub.tables[table_id].table
