@@ -174,9 +174,9 @@ def play_through_kills(cluster: Cluster) -> None:
     assert max(owned(cluster)) < len(games), owned(cluster)  # spread, not all on one
     for game, answer in made_tables:
         table_id = answer["table"]["id"]
-        for invite in answer["invites"]:
+        for invite, name in zip(answer["invites"], ("Petro", "Olha"), strict=False):
             joined = http.post(
-                f"/api/tables/{table_id}/join", json={"invite": invite["code"], "name": "P"}
+                f"/api/tables/{table_id}/join", json={"invite": invite["code"], "name": name}
             )
             assert joined.status_code == 200, joined.text
             players.append(
