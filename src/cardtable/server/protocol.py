@@ -19,7 +19,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    TypeAdapter,
+)
 
 #: Longest WebSocket message the server reads, in bytes (longer ones are refused).
 MAX_MESSAGE_BYTES = 4096
@@ -52,7 +60,8 @@ class Move(_Message):
 
     type: Literal["move"]
     token: Token = Field(description="The seat's secret token, checked on every move.")
-    version: int = Field(ge=0, description="The table version the move was made against.")
+    # Strict: JSON ``true`` is not version 1.
+    version: StrictInt = Field(ge=0, description="The table version the move was made against.")
     move_id: MoveId = Field(description="Chosen by the client; a repeat gets the same answer.")
     move: MoveText = Field(description="The move in record notation, e.g. 'play 10H JH'.")
 
