@@ -196,6 +196,7 @@ def check_against_records(server: ServerProcess, tid: str) -> dict[str, Any]:
     exported = httpx.get(f"{server.base}/api/tournaments/{tid}/export.json", timeout=30).json()
     spec = TournamentSpec.from_dict(page["spec"])
     results = []
+    firsts: dict[str, int] = {}
     for game in exported["games"]:
         assert game["record_url"], game  # nobody forfeited: every game was played
         record = httpx.get(server.base + game["record_url"], timeout=30).json()
@@ -203,6 +204,12 @@ def check_against_records(server: ServerProcess, tid: str) -> dict[str, Any]:
         assert summary["complete"] is True
         assert [float(t) for t in summary["totals"]] == game["totals"]
         assert record["players"] == game["seats"]
+        if spec.game == "candidate":
+            # C2: the lot falls on seat 0, the seat the pairing gave the first deal.
+            assert record["deals"][0]["dealer"] == 0, game
+            first, second = game["seats"]
+            firsts[first] = firsts.get(first, 0) + 1
+            firsts[second] = firsts.get(second, 0) - 1
         results.append(
             GameResult(
                 round=game["round"],
@@ -223,6 +230,9 @@ def check_against_records(server: ServerProcess, tid: str) -> dict[str, Any]:
     again = [s.to_dict() for s in standings(spec, entrants, results, plans)]
     assert again == exported["standings"] == page["standings"]
     assert len(plans) == spec.rounds
+    # Who dealt first, from the records: balanced within two over the rounds (the
+    # pairing's colour rule, docs/tournaments.md).
+    assert all(abs(balance) <= 2 for balance in firsts.values()), firsts
     return page
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardtable.games.candidate import first_dealer
 from cardtable.games.registry import find_game
 from cardtable.games.spy import SpyOptions
 from cardtable.games.spy.match import SpyMatch
 from cardtable.games.spy.race import GreedyPolicy, RandomPolicy, run_race
-from cardtable.tournament.duplicate import round_seed, table_options, table_seed
+from cardtable.tournament.duplicate import dealing_seed, round_seed, table_options, table_seed
 from cardtable.tournament.model import TournamentSpec
 
 
@@ -32,7 +33,7 @@ def test_candidate_duplicate_tables_hold_the_same_cards_for_the_same_seat() -> N
     options = table_options(spec)
     for number in (1, 2):
         seeds = [table_seed(spec, 99, number, table) for table in range(4)]
-        assert set(seeds) == {round_seed(99, number)}
+        assert set(seeds) == {dealing_seed("candidate", round_seed(99, number))}
         records = [play_candidate(s, options, random.Random(t)) for t, s in enumerate(seeds)]
         deals = [[(d["dealer"], d["piles"]) for d in r["deals"]] for r in records]
         assert len(deals[0]) == 2
@@ -42,6 +43,25 @@ def test_candidate_duplicate_tables_hold_the_same_cards_for_the_same_seat() -> N
     # Without duplicate, the tables of a round are dealt differently.
     plain = TournamentSpec("candidate", "swiss", rounds=3, options={"deals": 2})
     assert len({table_seed(plain, 99, 1, t) for t in range(4)}) == 4
+
+
+def test_seat_0_of_every_tournament_candidate_table_deals_first_c2() -> None:
+    """C2: the first dealer is drawn by lot from the seed; a tournament's seeds are
+    chosen so the lot falls on seat 0, the seat the pairing gave the first deal —
+    checked in the records, duplicate or not, and the choice keeps the deals apart."""
+    firsts = []
+    for duplicate in (False, True):
+        spec = TournamentSpec("candidate", "swiss", rounds=9, duplicate=duplicate)
+        for number in range(1, 10):
+            for table in range(3):
+                seed = table_seed(spec, 5, number, table)
+                record = play_candidate(seed, table_options(spec), random.Random(seed))
+                assert record["deals"][0]["dealer"] == 0
+                firsts.append(record["deals"][0]["piles"])
+    # The plain seeds drawn by lot fall on seat 1 about half the time, so the choice
+    # was needed, and every plain table still got a deal of its own.
+    assert sum(first_dealer(s) for s in range(200)) > 60
+    assert len({str(p) for p in firsts[:27]}) == 27
 
 
 def test_spy_duplicate_racers_of_a_round_hold_the_same_deck_order() -> None:

@@ -229,19 +229,58 @@ def fixed(examples: int) -> settings:
     )
 
 
-@fixed(400)
-@given(st.integers(4, 24), st.integers(1, 9), st.integers(0, 2**32))
-def test_small_swiss_tournaments_are_paired_validly(count: int, rounds: int, rng_seed: int) -> None:
+# About three thousand random tournaments in all (2,990), split so parallel workers share them.
+@fixed(1000)
+@given(st.integers(4, 11), st.integers(1, 9), st.integers(0, 2**32))
+def test_swiss_tournaments_of_4_to_11_are_paired_validly(
+    count: int, rounds: int, rng_seed: int
+) -> None:
     run_swiss(count, rounds, rng_seed)
 
 
-@fixed(25)
-@given(st.integers(25, 200), st.integers(2, 6), st.integers(0, 2**32))
-def test_large_swiss_tournaments_are_paired_validly(count: int, rounds: int, rng_seed: int) -> None:
+@fixed(600)
+@given(st.integers(12, 24), st.integers(1, 9), st.integers(0, 2**32))
+def test_swiss_tournaments_of_12_to_24_are_paired_validly(
+    count: int, rounds: int, rng_seed: int
+) -> None:
     run_swiss(count, rounds, rng_seed)
 
 
-@fixed(400)
-@given(st.integers(4, 200), st.integers(1, 5), st.integers(2, 8), st.integers(0, 2**32))
-def test_race_rounds_are_seated_validly(count: int, rounds: int, size: int, rng_seed: int) -> None:
+@fixed(30)
+@given(st.integers(25, 80), st.integers(2, 6), st.integers(0, 2**32))
+def test_swiss_tournaments_of_25_to_80_are_paired_validly(
+    count: int, rounds: int, rng_seed: int
+) -> None:
+    run_swiss(count, rounds, rng_seed)
+
+
+@fixed(30)
+@given(st.integers(81, 140), st.integers(2, 6), st.integers(0, 2**32))
+def test_swiss_tournaments_of_81_to_140_are_paired_validly(
+    count: int, rounds: int, rng_seed: int
+) -> None:
+    run_swiss(count, rounds, rng_seed)
+
+
+@fixed(30)
+@given(st.integers(141, 200), st.integers(2, 6), st.integers(0, 2**32))
+def test_swiss_tournaments_of_141_to_200_are_paired_validly(
+    count: int, rounds: int, rng_seed: int
+) -> None:
+    run_swiss(count, rounds, rng_seed)
+
+
+@fixed(800)
+@given(st.integers(4, 40), st.integers(1, 5), st.integers(2, 8), st.integers(0, 2**32))
+def test_race_rounds_of_4_to_40_are_seated_validly(
+    count: int, rounds: int, size: int, rng_seed: int
+) -> None:
+    run_race(count, rounds, size, rng_seed)
+
+
+@fixed(500)
+@given(st.integers(41, 200), st.integers(1, 5), st.integers(2, 8), st.integers(0, 2**32))
+def test_race_rounds_of_41_to_200_are_seated_validly(
+    count: int, rounds: int, size: int, rng_seed: int
+) -> None:
     run_race(count, rounds, size, rng_seed)

@@ -49,7 +49,7 @@ from cardtable.server.runtime import Hub, HubError
 from cardtable.server.tournaments import store, views
 from cardtable.server.tournaments.store import IN, Snapshot
 from cardtable.table import Status, Table, TableError, TimeControl
-from cardtable.tournament.duplicate import round_seed, table_options
+from cardtable.tournament.duplicate import dealing_seed, round_seed, table_options
 from cardtable.tournament.pairing import PairingError, pair_round
 
 __all__ = ["Tournaments", "play_url"]
@@ -354,10 +354,11 @@ class Tournaments:
         bots = {p["player"]: p["bot_level"] for p in snap.players if p["bot_level"] is not None}
         games = []
         for table_no, seats in enumerate(plan.tables):
-            seed = (
+            seed = dealing_seed(
+                spec.game,
                 round_seed(int(snap.row["secret_seed"]), number)
                 if spec.duplicate
-                else secrets.randbelow(2**62)
+                else secrets.randbelow(2**62),
             )
             games.append(
                 {
