@@ -24,6 +24,9 @@ or until its next deadline (the start, the forfeit time-out), then takes one
   keyed by ``(tournament, round)``, so a pairing is made once even across a crash or
   two processes — or, after the last round, the tournament finishes.
 
+An arena's tournament takes :meth:`.Arena.step` instead of rounds (:mod:`.arena`:
+overlapping waves, each stored as a round, paired as players become free).
+
 Time is injected (``clock``, Unix seconds); tests call :meth:`Tournaments.step`
 themselves with a fake clock.
 """
