@@ -157,6 +157,11 @@ def test_life_of_a_candidate_arena(db_url: str) -> None:
         assert sorted(busy(snap)) == sorted(set(busy(snap)))
         assert len(busy(snap)) == 4
         assert deadline == BEGIN + 30 + 60
+        # A wave is stored once: pairing wave 2 again (a crash, another process)
+        # fails on its key and changes nothing.
+        again = await service.open_plan(snap, snap.plans()[1], clock.now, None)
+        assert again == clock.now
+        assert len((await service.load(tid)).games) == len(snap.games)
         # Each player is sent to their own next table (any wave's).
         tables = await claim_all(service, tid, names)
         assert set(tables) == set(busy(snap))
