@@ -801,8 +801,18 @@ _CATALOG: dict[str, dict[str, str]] = {
         "uk": "турніру {tournament} немає",
     },
     "tournament.bad_format": {
-        "en": "the server runs 'swiss' (Candidate) and 'race' (Spy) tournaments, not {format}",
-        "uk": "сервер проводить турніри 'swiss' (Кандидат) і 'race' (Шпигун), а не {format}",
+        "en": "the server runs 'swiss' (Candidate), 'race' (Spy) and 'arena' (both) "
+        "tournaments, not {format}",
+        "uk": "сервер проводить турніри 'swiss' (Кандидат), 'race' (Шпигун) і 'arena' (обидві "
+        "гри), а не {format}",
+    },
+    "tournament.arena_minutes": {
+        "en": "an arena lasts 1 to {most} minutes, not {minutes}",
+        "uk": "арена триває від 1 до {most} хвилин, а не {minutes}",
+    },
+    "tournament.arena_duplicate": {
+        "en": "an arena cannot be duplicate: its games start at different times",
+        "uk": "арена не може бути дублікатною: її партії починаються в різний час",
     },
     "tournament.format_game": {
         "en": "a {format} tournament is played at {game}",

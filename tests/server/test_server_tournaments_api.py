@@ -40,7 +40,29 @@ def test_the_api(real_server: ServerThread) -> None:
     body = {"name": "Friday", "game": "candidate", "format": "swiss", "rounds": 2}
     assert guest.post("/api/tournaments", json=body).status_code == 401
     refused(org.post("/api/tournaments", json={**body, "game": "spy"}), 422, "format_game")
-    refused(org.post("/api/tournaments", json={**body, "format": "arena"}), 422, "bad_format")
+    arena = {**body, "format": "arena", "minutes": 30}
+    refused(org.post("/api/tournaments", json={**arena, "minutes": 0}), 422, "arena_minutes")
+    assert org.post("/api/tournaments", json={**arena, "minutes": 24 * 60 + 1}).status_code == 422
+    refused(org.post("/api/tournaments", json={**arena, "duplicate": True}), 422, "arena_duplicate")
+    refused(
+        org.post("/api/tournaments", json={**arena, "options": {"deals": 0}}), 422, "bad_options"
+    )
+    refused(
+        org.post("/api/tournaments", json={**arena, "game": "spy", "options": {"bogus": 1}}),
+        422,
+        "bad_options",
+    )
+    assert org.post("/api/tournaments", json={**body, "format": "knockout"}).status_code == 422
+    for game, extra in (("candidate", {"bots_allowed": True}), ("spy", {"table_size": 3})):
+        made = org.post(
+            "/api/tournaments", json={**arena, "game": game, "start_in": 60, "rated": True, **extra}
+        )
+        assert made.status_code == 201, made.text
+        page = guest.get(f"/api/tournaments/{made.json()['id']}").json()
+        assert (page["format"], page["game"], page["minutes"]) == ("arena", game, 30)
+        assert page["spec"]["table_size"] == (2 if game == "candidate" else 3)
+        assert page["ends_at"] > page["starts_at"]
+        assert page["rated"]
     refused(
         org.post("/api/tournaments", json={**body, "options": {"deals": 0}}), 422, "bad_options"
     )

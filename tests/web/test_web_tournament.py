@@ -380,3 +380,58 @@ def test_the_tournaments_page_asks_a_guest_to_sign_in(
     assert page.locator("form.tournamentform").count() == 0
     assert page.url == base_url
     assert not page.errors, page.errors
+
+
+def test_an_arena_in_the_browser(web_server: WebServer, browser: Any) -> None:
+    """The create form's arena fields (Spy: minutes and players a table, no rounds, no
+    duplicate), a refused length said in the player's words, and a running arena's
+    page counting down to its end with its waves, in English and Ukrainian."""
+    base = web_server.base
+    tag = uuid.uuid4().hex[:5]
+    page = new_page(browser, "en", phone=False)
+    sign_up(page, base, f"Arena{tag}")
+    auths = [register_account(base, f"{name}{tag}") for name in ("Petro", "Oksana")]
+    page.goto(base + "/tournaments")
+    form = page.locator("form.tournamentform")
+    form.wait_for()
+    form.locator("[name=name]").fill(f"Spy arena {tag}")
+    form.locator("[name=game]").select_option("spy")
+    form.locator("[name=format]").select_option("arena")
+    assert form.locator("[name=minutes]").is_visible()
+    assert form.locator("[name=table_size]").is_visible()
+    # The tournament's rounds (the Spy game's own "rounds" option follows it).
+    assert not form.locator("[name=rounds]").first.is_visible()
+    assert not form.locator("[name=duplicate]").is_visible()
+    form.locator("[name=minutes]").fill("0")
+    form.locator("[name=table_size]").fill("3")
+    form.locator("[name=start_in]").fill("5")
+    page.click("[data-action=create-tournament]")
+    error = page.locator("[data-create-error]")
+    error.wait_for(state="visible")
+    assert "an arena lasts 1 to 1440 minutes" in error.inner_text()
+    form.locator("[name=minutes]").fill("20")
+    page.click("[data-action=create-tournament]")
+    page.wait_for_url(re.compile(r"/tournament/[\w-]+$"))
+    tournament_id = page.url.rsplit("/", 1)[1]
+    made = httpx.get(f"{base}/api/tournaments/{tournament_id}").json()
+    assert (made["format"], made["minutes"], made["spec"]["table_size"]) == ("arena", 20, 3)
+    for auth in auths:
+        for action in ("register", "checkin"):
+            done = httpx.post(
+                f"{base}/api/tournaments/{tournament_id}/{action}", headers=auth, json={}
+            )
+            assert done.status_code == 200, done.text
+    page.wait_for_selector("[data-part=players] li[data-player]:nth-child(2)")
+    page.click("[data-action=start]")
+    # Running: the two players race in wave 1 at once; the page counts to the end.
+    page.wait_for_selector("[data-part=countdown]:has-text('Ends in')")
+    page.wait_for_selector("[data-part=rounds] [data-round='1']:has-text('Wave 1')")
+    phone = new_page(browser, "uk", phone=True)
+    phone.goto(f"{base}/tournament/{tournament_id}")
+    phone.wait_for_selector("[data-part=countdown]:has-text('Кінець через')")
+    phone.wait_for_selector("[data-part=rounds] [data-round='1']:has-text('Хвиля 1')")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-action=end]")
+    page.wait_for_selector("[data-part=countdown]:has-text('The tournament is over')")
+    assert page.errors == []
+    assert phone.errors == []

@@ -14,7 +14,8 @@ Rules, as docs/server.md states them:
 * check-in opens ``checkin_seconds`` before the start (0: no check-in asked); at the
   start, players who did not check in are withdrawn;
 * a withdrawal (or a removal by the organiser) after the start takes effect from the
-  next round: the game in play goes on and counts;
+  next round (an arena: the player is not paired again): the game in play goes on and
+  counts;
 * ending early finishes the tournament at once: the games of the round in play that
   have no result yet do not count (their tables play on as ordinary tables).
 """
@@ -35,6 +36,7 @@ from cardtable.tournament import TournamentSpec
 from cardtable.tournament.duplicate import table_options
 
 __all__ = [
+    "MAX_ARENA_MINUTES",
     "checkin",
     "create",
     "end",
@@ -47,6 +49,9 @@ __all__ = [
     "withdraw",
 ]
 
+#: The longest arena (a day).
+MAX_ARENA_MINUTES = 24 * 60
+
 
 def refuse(status: int, code: str, message: str, **params: Any) -> HubError:
     """A refusal with its ``tournament.*`` message id (messages.py has its texts)."""
@@ -56,14 +61,30 @@ def refuse(status: int, code: str, message: str, **params: Any) -> HubError:
 def check_spec(service: Tournaments, spec: TournamentSpec) -> None:
     """Refuse a format the game does not have, or options its tables would refuse."""
     game = service.hub.game(spec.game)
-    wanted = {"swiss": "candidate", "race": "spy"}.get(spec.format)
+    wanted = {"swiss": "candidate", "race": "spy", "arena": spec.game}.get(spec.format)
     if wanted is None:
         raise refuse(
             422,
             "bad_format",
-            f"the server runs 'swiss' (Candidate) and 'race' (Spy) tournaments, not {spec.format}",
+            "the server runs 'swiss' (Candidate), 'race' (Spy) and 'arena' (both) "
+            f"tournaments, not {spec.format}",
             format=spec.format,
         )
+    if spec.format == "arena":
+        if not 1 <= spec.minutes <= MAX_ARENA_MINUTES:
+            raise refuse(
+                422,
+                "arena_minutes",
+                f"an arena lasts 1 to {MAX_ARENA_MINUTES} minutes, not {spec.minutes}",
+                minutes=spec.minutes,
+                most=MAX_ARENA_MINUTES,
+            )
+        if spec.duplicate:
+            raise refuse(
+                422,
+                "arena_duplicate",
+                "an arena cannot be duplicate: its games start at different times",
+            )
     if spec.game != wanted:
         raise refuse(
             422,
@@ -72,7 +93,7 @@ def check_spec(service: Tournaments, spec: TournamentSpec) -> None:
             format=spec.format,
             game=wanted,
         )
-    seats = 2 if spec.format == "swiss" else spec.table_size
+    seats = 2 if spec.game == "candidate" else spec.table_size
     try:
         game.check_options(table_options(spec), seats)
     except (BadOptions, ValueError) as exc:

@@ -70,8 +70,12 @@ class CreateTournament(BaseModel):
     game: Literal["candidate", "spy"]
     format: Literal["swiss", "race", "arena"]
     rounds: int = Field(default=3, ge=1, le=30, description="Rounds of a Swiss or race event.")
-    minutes: int = Field(default=0, ge=0, le=24 * 60, description="An arena's length.")
-    table_size: int = Field(default=4, ge=2, le=8, description="A race round's table size.")
+    minutes: int = Field(
+        default=0, ge=0, le=24 * 60, description="An arena's length in minutes (1-1440)."
+    )
+    table_size: int = Field(
+        default=4, ge=2, le=8, description="A Spy race's table size (race rounds, arena)."
+    )
     duplicate: bool = False
     options: RuleOptions = Field(default_factory=dict, description="Each game's rule options.")
     clock: TimeControlSpec | None = None
@@ -144,7 +148,7 @@ async def create(body: CreateTournament, account: AccountDep, service: ServiceDe
         format=body.format,
         rounds=body.rounds,
         minutes=body.minutes,
-        table_size=2 if body.format == "swiss" else body.table_size,
+        table_size=2 if body.game == "candidate" else body.table_size,
         duplicate=body.duplicate,
         options=dict(body.options),
     )

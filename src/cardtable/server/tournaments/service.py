@@ -24,6 +24,9 @@ or until its next deadline (the start, the forfeit time-out), then takes one
   keyed by ``(tournament, round)``, so a pairing is made once even across a crash or
   two processes — or, after the last round, the tournament finishes.
 
+An arena's tournament takes :meth:`.Arena.step` instead of rounds (:mod:`.arena`:
+overlapping waves, each stored as a round, paired as players become free).
+
 Time is injected (``clock``, Unix seconds); tests call :meth:`Tournaments.step`
 themselves with a fake clock.
 """
@@ -47,9 +50,11 @@ from cardtable.server.account_store import Account
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.tournaments import store, views
-from cardtable.server.tournaments.store import IN, Snapshot
+from cardtable.server.tournaments.arena import Arena
+from cardtable.server.tournaments.store import IN, Snapshot, bot_name
 from cardtable.table import Status, Table, TableError, TimeControl
 from cardtable.tournament.duplicate import dealing_seed, round_seed, table_options
+from cardtable.tournament.model import RoundPlan
 from cardtable.tournament.pairing import PairingError, pair_round
 
 __all__ = ["Tournaments", "play_url"]
@@ -111,6 +116,8 @@ class Tournaments:
         #: other processes, tournaments whose owner is gone).
         self.poll: float | None = hub.settings.renew_seconds if cluster is not None else None
         self._leases: asyncio.Task[None] | None = None
+        #: The arenas' stepping (:mod:`.arena`).
+        self.arena = Arena(self)
         hub.on_finished.append(self._table_finished)
 
     # --------------------------------------------------------------- lifecycle
@@ -267,6 +274,8 @@ class Tournaments:
             snap = await self.load(tournament_id)
             if snap.row["status"] != "running":
                 return False, None
+        if snap.spec.format == "arena":
+            return await self.arena.step(snap, now, fence)
         number = snap.row["round"]
         current = next((r for r in snap.rounds if r["round"] == number), None)
         if current is not None and not current["finished"]:
@@ -351,6 +360,15 @@ class Tournaments:
             log.info("tournament %s ends before round %d: %s", snap.id, number, exc)
             await self._finish(snap.id, now, fence)
             return None
+        return await self.open_plan(snap, plan, now, fence)
+
+    async def open_plan(
+        self, snap: Snapshot, plan: RoundPlan, now: float, fence: Fence | None
+    ) -> float:
+        """Store a round's (an arena's wave's) plan and games, create its tables; when
+        to forfeit (``now`` when the round was stored before: nothing is made twice)."""
+        spec = snap.spec
+        number = plan.round
         bots = {p["player"]: p["bot_level"] for p in snap.players if p["bot_level"] is not None}
         games = []
         for table_no, seats in enumerate(plan.tables):
@@ -478,13 +496,13 @@ class Tournaments:
 
     # -------------------------------------------------------------------- seats
     async def seat_of(self, snap: Snapshot, account: Account) -> dict[str, Any] | None:
-        """The signed-in player's table in the round in play, claimed for them now:
-        ``{table_id, play_url}``; ``None`` when they have none."""
+        """The signed-in player's table in play (an arena's: in any wave), claimed for
+        them now: ``{table_id, play_url}``; ``None`` when they have none."""
         player = snap.player_of(account.id)
         if player is None or snap.row["status"] != "running":
             return None
         name = player["player"]
-        for game in snap.round_games(snap.row["round"]):
+        for game in snap.live_games():
             if game["status"] != "playing" or name not in game["seats"]:
                 continue
             seat = game["seats"].index(name)
@@ -522,14 +540,3 @@ class Tournaments:
         except TableError:
             return False
         return True
-
-
-def bot_name(level: str, snap: Snapshot) -> str:
-    """A bot entrant's marked name, unused in the tournament."""
-    taken = {p["player"] for p in snap.players}
-    name = f"Bot ({level})"
-    number = 2
-    while name in taken:
-        name = f"Bot ({level}) {number}"
-        number += 1
-    return name

@@ -117,6 +117,24 @@ class Snapshot:
         """The entrant signed up as the account ``account_id``."""
         return next((p for p in self.players if p["account_id"] == account_id), None)
 
+    def live_games(self) -> list[dict[str, Any]]:
+        """The games whose seats may be claimed now: the current round's, or every
+        game still playing in an arena (its waves overlap)."""
+        if self.spec.format == "arena":
+            return [g for g in self.games if g["status"] == "playing"]
+        return self.round_games(self.row["round"])
+
+
+def bot_name(level: str, snap: Snapshot) -> str:
+    """A bot entrant's marked name, unused in the tournament."""
+    taken = {p["player"] for p in snap.players}
+    name = f"Bot ({level})"
+    number = 2
+    while name in taken:
+        name = f"Bot ({level}) {number}"
+        number += 1
+    return name
+
 
 _T_COLUMNS = [c.name for c in _T.columns]
 _P_COLUMNS = [c.name for c in _P.columns]

@@ -13,6 +13,7 @@ import io
 from datetime import UTC, datetime
 from typing import Any
 
+from cardtable.server.tournaments.arena import ends_at
 from cardtable.server.tournaments.store import IN, Snapshot
 from cardtable.tournament import Standing
 from cardtable.tournament.standings import standings
@@ -41,6 +42,9 @@ def summary(snap: Snapshot) -> dict[str, Any]:
         "rounds": spec.rounds,
         "minutes": spec.minutes,
         "round": row["round"],
+        "ends_at": (
+            iso(datetime.fromtimestamp(ends_at(snap), UTC)) if spec.format == "arena" else None
+        ),
         "players": sum(1 for p in snap.players if p["status"] in IN),
         "organiser": row["organiser"],
         "access": "invite" if row["invite_code"] is not None else "open",

@@ -96,9 +96,11 @@ export function showTournament(main, id, { code = null } = {}) {
       if (left <= 0 && Date.now() - lastLoad > POLL_MS) load();
     } else if (data.status === "running") {
       const round = data.format === "arena" ? null : t("tnRoundOf", { round: data.round, rounds: roundCount(data) });
-      const end = data.format === "arena" && data.starts_at ? Date.parse(data.starts_at) + data.minutes * 60000 : null;
+      const end = data.format !== "arena" ? null : data.ends_at ? Date.parse(data.ends_at) : Date.parse(data.starts_at) + data.minutes * 60000;
       const nextAt = data.next_round_at ? secondsUntil(data.next_round_at) : null;
-      if (end !== null) text = t("tnEndsIn", { time: durationText((end - Date.now() - offset) / 1000) });
+      const endsIn = end === null ? null : (end - Date.now() - offset) / 1000;
+      // An arena past its end: the games in play finish, no new one starts.
+      if (endsIn !== null) text = endsIn > 0 ? t("tnEndsIn", { time: durationText(endsIn) }) : t("tnArenaEnding");
       else if (nextAt !== null && nextAt > 0) text = `${round} · ${t("tnNextRoundIn", { time: durationText(nextAt) })}`;
       else text = round;
     } else text = t("tnOver");
@@ -183,7 +185,7 @@ export function showTournament(main, id, { code = null } = {}) {
       );
       offerTable(next);
     } else {
-      fill(yours, h("h2", {}, t("tnYourTable")), h("p", { class: "note" }, data.status === "upcoming" ? t("tnYourTableLater") : t("tnWaitNextRound")));
+      fill(yours, h("h2", {}, t("tnYourTable")), h("p", { class: "note" }, data.status === "upcoming" ? t("tnYourTableLater") : data.format === "arena" ? t("tnWaitArena") : t("tnWaitNextRound")));
     }
   }
 
@@ -323,7 +325,7 @@ export function showTournament(main, id, { code = null } = {}) {
               h("ul", { class: "tables" }, (round.tables || []).map((table, n) => tableLine(table, n + 1))),
               round.byes && round.byes.length ? h("p", { class: "note byes" }, t("tnByes", { names: round.byes.map(playerName).join(", ") })) : null,
             ];
-            const heading = data.format === "arena" ? t("tnGamesTitle") : t("tnRoundN", { n: round.round });
+            const heading = data.format === "arena" ? t("tnWaveN", { n: round.round }) : t("tnRoundN", { n: round.round });
             const state = round.finished ? t("tnRoundDone") : t("tnRoundPlaying");
             return i === 0
               ? h("div", { class: "round", "data-round": round.round }, h("h3", {}, `${heading} · ${state}`), body)

@@ -159,7 +159,7 @@ function createForm() {
   const game = h("select", { name: "game" }, ["candidate", "spy"].map((g) => h("option", { value: g }, t(g))));
   const format = h("select", { name: "format" });
   const rounds = h("input", { type: "number", name: "rounds", min: 1, max: 20, value: 3 });
-  const minutes = h("input", { type: "number", name: "minutes", min: 5, max: 600, value: 30 });
+  const minutes = h("input", { type: "number", name: "minutes", min: 1, max: 1440, value: 30 });
   const tableSize = h("input", { type: "number", name: "table_size", min: 2, max: 8, value: 4 });
   const duplicate = h("input", { type: "checkbox", name: "duplicate" });
   const options = h("fieldset", { class: "options" });
@@ -192,7 +192,8 @@ function createForm() {
     const arena = format.value === "arena";
     roundsField.hidden = arena;
     minutesField.hidden = !arena;
-    sizeField.hidden = format.value !== "race";
+    // Spy races are seated at tables of this size, in race rounds and in an arena.
+    sizeField.hidden = game.value !== "spy";
     duplicateField.hidden = arena;
     fill(options, h("legend", {}, t("tnGameOptions")), optionFields(game.value, ROUND_OPTIONS[game.value]));
   }
@@ -248,7 +249,7 @@ function createForm() {
     };
     if (arena) request.minutes = Number(minutes.value);
     else request.rounds = Number(rounds.value);
-    if (format.value === "race") request.table_size = Number(tableSize.value);
+    if (game.value === "spy") request.table_size = Number(tableSize.value);
     if (whenIn.checked) request.start_in = Math.round(Number(startIn.value) * 60);
     else {
       const at = new Date(startsAt.value);
