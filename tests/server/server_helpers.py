@@ -225,6 +225,18 @@ class Client:
             if predicate(message):
                 return message
 
+    def wait_state(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = GUARD
+    ) -> dict[str, Any]:
+        """The newest state once it satisfies ``predicate``: the state already received
+        counts (a move's answer may come after the update that ended the game, read
+        while waiting for it), then each new one."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        self.wait_for(lambda m: "state" in m and predicate(m["state"]), timeout)
+        assert self.state is not None
+        return self.state
+
     def drain(self, quiet: float = 0.05) -> None:
         """Read whatever has arrived until nothing comes for ``quiet`` seconds.
 

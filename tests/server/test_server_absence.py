@@ -95,7 +95,7 @@ def test_race_against_a_bot_shows_its_progress_live(fake_server: ServerThread, a
             answer = ann.move(move, version=version)
             assert answer["type"] == "ack", answer
             version = answer["move_version"]
-        ann.wait_for(lambda m: m.get("state", {}).get("status") == "finished")
+        ann.wait_state(lambda s: s["status"] == "finished")
         # Ann saw the bot's moves live, one update per move (it may have made some before
         # her hello): the bot's played cards grow by one with each.
         seen = [

@@ -196,7 +196,7 @@ def test_bots_draw_their_random_numbers_from_a_secret_seed_not_the_table_id(
             with clients(server.base, table_id, [None]) as (watcher,):
                 watcher.hello()
                 if (watcher.state or {}).get("status") != "finished":
-                    watcher.wait_for(lambda m: (m.get("state") or {}).get("status") == "finished")
+                    watcher.wait_state(lambda s: s["status"] == "finished")
             for seat, seed in games[-1]:
                 seeds[(table_id, seat)].add(seed)
     finally:

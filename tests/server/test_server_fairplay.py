@@ -130,7 +130,7 @@ def test_a_rated_game_with_a_bot_changes_no_rating(fake_server: ServerThread, ap
         assert me.state is not None
         me.move(me.state["legal_moves"][0])
         if me.state["status"] != "finished":
-            me.wait_for(lambda m: m.get("state", {}).get("status") == "finished")
+            me.wait_state(lambda s: s["status"] == "finished")
     assert api.table(bot_table)["status"] == "finished"
     assert api.http.get(f"/api/players/{ada}").json()["ratings"] == before
     board = api.http.get("/api/ratings", params={"game": "fake", "limit": 500}).json()["entries"]

@@ -88,7 +88,7 @@ def test_a_new_game_with_the_same_seats_is_announced_to_the_old_table(
             client.wait_for(lambda m: bool(m.get("state", {}).get("legal_moves")))
             assert client.state is not None
             client.move(client.state["legal_moves"][0])
-        rita.wait_for(lambda m: m.get("state", {}).get("status") == "finished")
+        rita.wait_state(lambda s: s["status"] == "finished")
         # The deal is the server's: a client cannot name a seed.
         seeded = api.http.post(
             f"/api/tables/{table_id}/rematch", json={"token": tokens[1], "seed": 7}

@@ -36,7 +36,7 @@ def finished_table(tmp_path: Path) -> tuple[Path, str]:
         table_id, tokens = api.seat_players("fake", ["Una", "Vic"], options={"hand": 1})
         with clients(first.base, table_id, tokens) as players:
             play_first_moves(players)
-            players[0].wait_for(lambda m: m.get("state", {}).get("status") == "finished")
+            players[0].wait_state(lambda s: s["status"] == "finished")
     finally:
         first.stop()
     return db, table_id
