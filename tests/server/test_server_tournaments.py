@@ -17,7 +17,7 @@ from cardtable.server.account_store import Account
 from cardtable.server.leases import Fenced
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.storage import Storage
-from cardtable.server.tournaments import Tournaments, commands, store
+from cardtable.server.tournaments import Tournaments, commands, store, views
 from cardtable.table import Source, Status
 from cardtable.tournament import TournamentSpec
 
@@ -339,5 +339,52 @@ def test_a_round_stored_but_not_opened_gets_its_tables(db_url: str) -> None:
         again = await service.load(tid)
         assert [g["table_id"] for g in again.round_games(1)] == ids
         assert len(again.rounds) == 1
+
+    run(db_url, body)
+
+
+def test_the_break_between_rounds_counts_down_and_then_pairs(db_url: str) -> None:
+    """With ``break_seconds``, the next round is paired that long after the last game of
+    the round ended (not before, whatever wakes the director), the page shows when;
+    after the last round the tournament finishes at once."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service, checkin_seconds=0, break_seconds=90)
+        names = ["ann", "bob", "cat", "dan"]
+        for name in names:
+            await commands.register(service, tid, account(name), None)
+        clock.now = START + 3600
+        await service.step(tid)
+        for number in (1, 2, 3):
+            await claim_all(service, tid, names)
+            snap = await service.load(tid)
+            assert views.next_round_at(snap) is None  # a round in play: no countdown
+            for game in snap.round_games(number):
+                await play_out(hub, game["table_id"])
+            clock.now += 7
+            ended = clock.now
+            alive, deadline = await service.step(tid)
+            snap = await service.load(tid)
+            if number == 3:
+                assert not alive
+                assert snap.row["status"] == "finished"
+                assert views.detail(snap, clock.now)["next_round_at"] is None
+                break
+            assert alive
+            assert deadline == ended + 90
+            page = views.detail(snap, clock.now)
+            assert page["next_round_at"] == views.iso_seconds(ended + 90)
+            assert page["break_seconds"] == 90
+            # Woken during the break (a page, a registration): nothing is paired.
+            clock.now = ended + 89
+            assert await service.step(tid) == (True, ended + 90)
+            assert [r["round"] for r in (await service.load(tid)).rounds] == list(
+                range(1, number + 1)
+            )
+            clock.now = ended + 90
+            await service.step(tid)
+            snap = await service.load(tid)
+            assert [r["round"] for r in snap.rounds] == list(range(1, number + 2))
+            assert views.next_round_at(snap) is None
 
     run(db_url, body)

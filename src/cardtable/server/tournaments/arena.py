@@ -92,7 +92,7 @@ class Arena:
             for wave in open_waves:
                 number = wave["round"]
                 if all(g["status"] != "playing" for g in snap.round_games(number)):
-                    await service.storage.awrite(store.finish_round(snap.id, number, fence))
+                    await service.storage.awrite(store.finish_round(snap.id, number, fence, now))
             snap = await service.load(snap.id)
         end = ends_at(snap)
         if now >= end:

@@ -88,6 +88,9 @@ class RoundRow(Base):
     #: Absent players forfeit once this passes (Unix time).
     forfeit_at: Mapped[float] = mapped_column(Float)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: When its last game ended (Unix time): the break before the next round counts
+    #: from here.
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class GameRow(Base):

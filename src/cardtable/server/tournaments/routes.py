@@ -90,6 +90,12 @@ class CreateTournament(BaseModel):
     forfeit_seconds: float = Field(
         default=60, ge=5, le=3600, description="A player absent this long forfeits the game."
     )
+    break_seconds: float = Field(
+        default=0,
+        ge=0,
+        le=3600,
+        description="The break between two rounds of a Swiss or race (a countdown).",
+    )
     starts_at: str | None = Field(default=None, description="ISO 8601 start time.")
     start_in: float | None = Field(default=None, ge=0, le=MAX_START_IN)
 
@@ -160,6 +166,7 @@ async def create(body: CreateTournament, account: AccountDep, service: ServiceDe
         "late_join": body.late_join,
         "checkin_seconds": body.checkin_seconds,
         "forfeit_seconds": body.forfeit_seconds,
+        "break_seconds": body.break_seconds,
     }
     tournament_id, code = await commands.create(
         service,

@@ -20,7 +20,8 @@ or until its next deadline (the start, the forfeit time-out), then takes one
 * ``forfeit_seconds`` after a round's start, every table still waiting is closed and
   the players who never claimed their seat lose it by forfeit (the others win it);
 * a finished table's result (each seat's match total) is stored as the game's result;
-  when every game of the round has one, the next round is paired — the round's row is
+  when every game of the round has one and the organiser's ``break_seconds`` have
+  passed since (a countdown on the page), the next round is paired — the round's row is
   keyed by ``(tournament, round)``, so a pairing is made once even across a crash or
   two processes — or, after the last round, the tournament finishes.
 
@@ -283,12 +284,16 @@ class Tournaments:
             snap = await self.load(tournament_id)
             if any(g["status"] == "playing" for g in snap.round_games(number)):
                 return True, deadline
-            await self.storage.awrite(store.finish_round(snap.id, number, fence))
+            await self.storage.awrite(store.finish_round(snap.id, number, fence, now))
+            snap = await self.load(tournament_id)
         if snap.row["paused"]:
             return True, None
         if number >= snap.spec.rounds:
             await self._finish(snap.id, now, fence)
             return False, None
+        next_at = views.next_round_at(snap)
+        if next_at is not None and now < next_at:
+            return True, next_at  # the break between rounds
         forfeit_at = await self._open_round(snap, number + 1, now, fence)
         return True, forfeit_at
 

@@ -360,15 +360,15 @@ def set_game(
     return run
 
 
-def finish_round(tournament_id: str, number: int, fence: Fence | None) -> Write:
-    """A write that marks a round played."""
+def finish_round(tournament_id: str, number: int, fence: Fence | None, now: float) -> Write:
+    """A write that marks a round played at ``now`` (Unix seconds)."""
 
     def run(session: Session) -> None:
         check(session, tournament_id, fence)
         session.execute(
             update(_R)
             .where(_R.c.tournament_id == tournament_id, _R.c.round == number)
-            .values(finished=True)
+            .values(finished=True, finished_at=now)
         )
         session.execute(update(_T).where(_T.c.id == tournament_id).values(version=_T.c.version + 1))
 

@@ -98,6 +98,27 @@ def rounds(snap: Snapshot) -> list[dict[str, Any]]:
     return shown
 
 
+def next_round_at(snap: Snapshot) -> float | None:
+    """When the next round of a running Swiss or race tournament is paired (Unix
+    seconds): ``break_seconds`` after the round in play finished; ``None`` while a round
+    is in play, after the last one, or with no break."""
+    brk = float(snap.settings.get("break_seconds", 0))
+    number = snap.row["round"]
+    if snap.row["status"] != "running" or snap.spec.format == "arena" or brk <= 0:
+        return None
+    if number < 1 or number >= snap.spec.rounds:
+        return None
+    current = next((r for r in snap.rounds if r["round"] == number), None)
+    if current is None or not current["finished"] or current.get("finished_at") is None:
+        return None
+    return float(current["finished_at"]) + brk
+
+
+def iso_seconds(seconds: float | None) -> str | None:
+    """Unix seconds as ISO 8601 (UTC), or ``None``."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
 def detail(snap: Snapshot, now: float) -> dict[str, Any]:
     """The tournament page's state (without ``you``)."""
     settings = snap.settings
@@ -112,6 +133,8 @@ def detail(snap: Snapshot, now: float) -> dict[str, Any]:
         "late_join": bool(settings.get("late_join", True)),
         "checkin_seconds": settings.get("checkin_seconds", 0),
         "forfeit_seconds": settings.get("forfeit_seconds", 60),
+        "break_seconds": settings.get("break_seconds", 0),
+        "next_round_at": iso_seconds(next_round_at(snap)),
         "started_at": iso(snap.row["started_at"]),
         "finished_at": iso(snap.row["finished_at"]),
         "players": [

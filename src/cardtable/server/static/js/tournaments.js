@@ -161,6 +161,7 @@ function createForm() {
   const rounds = h("input", { type: "number", name: "rounds", min: 1, max: 20, value: 3 });
   const minutes = h("input", { type: "number", name: "minutes", min: 1, max: 1440, value: 30 });
   const tableSize = h("input", { type: "number", name: "table_size", min: 2, max: 8, value: 4 });
+  const breakSeconds = h("input", { type: "number", name: "break_seconds", min: 0, max: 3600, value: 30 });
   const duplicate = h("input", { type: "checkbox", name: "duplicate" });
   const options = h("fieldset", { class: "options" });
   const clock = h("select", { name: "clock" }, Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key, selected: key === "5+5" }, timeControlText(tc))));
@@ -176,6 +177,7 @@ function createForm() {
   const roundsField = field(t("tnRoundsField"), rounds);
   const minutesField = field(t("tnMinutes"), minutes);
   const sizeField = field(t("tnTableSize"), tableSize);
+  const breakField = field(t("tnBreak"), breakSeconds);
   const duplicateField = h(
     "div",
     { class: "duplicatefield" },
@@ -192,6 +194,7 @@ function createForm() {
     const arena = format.value === "arena";
     roundsField.hidden = arena;
     minutesField.hidden = !arena;
+    breakField.hidden = arena;
     // Spy races are seated at tables of this size, in race rounds and in an arena.
     sizeField.hidden = game.value !== "spy";
     duplicateField.hidden = arena;
@@ -212,7 +215,7 @@ function createForm() {
     field(t("tnName"), name),
     h("div", { class: "formrow" }, field(t("game"), game), field(t("tnFormat"), format)),
     h("p", { class: "note", "data-format-help": "" }, t("tnFormatHelp")),
-    h("div", { class: "formrow" }, roundsField, minutesField, sizeField),
+    h("div", { class: "formrow" }, roundsField, minutesField, sizeField, breakField),
     duplicateField,
     options,
     field(t("timeControl"), clock),
@@ -248,7 +251,10 @@ function createForm() {
       bots_allowed: bots.checked,
     };
     if (arena) request.minutes = Number(minutes.value);
-    else request.rounds = Number(rounds.value);
+    else {
+      request.rounds = Number(rounds.value);
+      request.break_seconds = Number(breakSeconds.value);
+    }
     if (game.value === "spy") request.table_size = Number(tableSize.value);
     if (whenIn.checked) request.start_in = Math.round(Number(startIn.value) * 60);
     else {
@@ -283,13 +289,14 @@ const FIELD_LABEL = {
   rounds: "tnRoundsField",
   minutes: "tnMinutes",
   table_size: "tnTableSize",
+  break_seconds: "tnBreak",
   options: "tnGameOptions",
   clock: "timeControl",
   access: "tnAccess",
   start_in: "tnStart",
   starts_at: "tnStart",
 };
-const FIELD_INPUT = { name: "name", rounds: "rounds", minutes: "minutes", table_size: "table_size", start_in: "start_in", starts_at: "starts_at" };
+const FIELD_INPUT = { name: "name", rounds: "rounds", minutes: "minutes", table_size: "table_size", break_seconds: "break_seconds", start_in: "start_in", starts_at: "starts_at" };
 
 /** One refused field in the player's language: "Rounds: at least 1." (the server's
  * English sentence for a check this client has no words for). */
