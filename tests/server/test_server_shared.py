@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
-from server_helpers import GUARD, Api, ServerThread, clients, play_first_moves
+from server_helpers import GUARD, Api, ServerThread, StepClock, clients, play_first_moves
 
 from cardtable.bots.review import ReviewBudget
 from cardtable.server import analysis as analysis_module
@@ -77,8 +77,10 @@ def run(coro: Any) -> Any:
 @pytest.fixture
 def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThread]]:
     """Two server applications (as two processes would be) on one database and one Redis
-    prefix; their seek timings short."""
+    prefix; their seek timings short, and their seeks on one step clock (as the machines of
+    one site keep theirs in step) that moves only when a test moves it."""
     servers = []
+    clock = StepClock(time.time())
     for _ in range(2):
         settings = fast_settings()
         settings.redis_url, settings.redis_prefix = REDIS_URL, prefix
@@ -97,6 +99,7 @@ def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThre
         assert api.http.get("/api/seeks").status_code == 200  # made on first use
         seeks: Seeks = server.app.state.seeks
         seeks.window, seeks.bots_after, seeks.heartbeat = WINDOW, BOTS_AFTER, HEARTBEAT
+        seeks.clock = clock
     yield servers[0], servers[1]
     for server in servers:
         server.stop()
@@ -150,7 +153,8 @@ def test_seeks_arriving_at_once_on_two_processes_pair_once_each(
     names = [f"P{i}" for i in range(16)]
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         made = list(pool.map(lambda i: seek(apis[i % 2], "fakerace", names[i]), range(16)))
-    time.sleep(WINDOW + 0.1)
+    clock: StepClock = pair[0].app.state.seeks.clock
+    clock.advance(WINDOW + 0.1)  # any queue left gathering starts now
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         polled = list(pool.map(lambda i: poll(apis[(i + 1) % 2], made[i]), range(16)))
     assert all(p["status"] == "seated" for p in polled), polled
@@ -410,16 +414,13 @@ def test_an_analysis_hold_is_one_per_requester_and_lapses_with_its_lease(prefix:
     run(check())
 
 
-def rematch_at_once(
-    apis: list[Api], table_id: str, tokens: list[str], delays: tuple[float, ...] = (0.0, 0.0)
-) -> list[Any]:
+def rematch_at_once(apis: list[Api], table_id: str, tokens: list[str]) -> list[Any]:
     """Each player asks for the rematch with their old token through their own process,
-    at the same moment (or ``delays`` seconds after it); the answers."""
+    at the same moment (both threads released together); the answers."""
     start = threading.Barrier(len(apis))
 
     def ask(i: int) -> Any:
         start.wait()
-        time.sleep(delays[i])
         return apis[i].http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[i]})
 
     with concurrent.futures.ThreadPoolExecutor(len(apis)) as pool:
