@@ -674,6 +674,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the table moved to another server: try again",
         "uk": "стіл перейшов на інший сервер: спробуйте ще раз",
     },
+    "server.rematch_conflict": {
+        "en": "the rematch could not be stored now: try again",
+        "uk": "реванш зараз не вдалося зберегти: спробуйте ще раз",
+    },
     # -- lobby codes, invites and the next game (server/routes/tables.py) ------------
     "server.no_code": {
         "en": "no table and no open seat has the code {code!r}",

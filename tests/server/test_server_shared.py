@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import os
 import sqlite3
 import threading
@@ -19,19 +20,20 @@ from typing import Any
 import pytest
 from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
-from server_helpers import GUARD, Api, ServerThread, clients, play_first_moves
+from server_helpers import GUARD, Api, ServerThread, StepClock, clients, play_first_moves
 
 from cardtable.bots.review import ReviewBudget
 from cardtable.server import analysis as analysis_module
 from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.app import create_app
 from cardtable.server.limits import SharedBuckets, SharedLoginLimits
+from cardtable.server.rematch_store import tie_rematch
 from cardtable.server.routes.accounts import CSRF_HEADER
 from cardtable.server.runtime import HubError
 from cardtable.server.seeks import Seek, Seeks, SharedSeeks
 from cardtable.server.shared import LockLost, LockTimeout, Shared, open_shared
 from cardtable.server.storage import Storage
-from cardtable.table import TimeControl
+from cardtable.table import Table, TimeControl
 
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 WINDOW, BOTS_AFTER, HEARTBEAT = 0.6, 0.5, 30.0  # no seek expires here
@@ -75,8 +77,10 @@ def run(coro: Any) -> Any:
 @pytest.fixture
 def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThread]]:
     """Two server applications (as two processes would be) on one database and one Redis
-    prefix; their seek timings short."""
+    prefix; their seek timings short, and their seeks on one step clock (as the machines of
+    one site keep theirs in step) that moves only when a test moves it."""
     servers = []
+    clock = StepClock(time.time())
     for _ in range(2):
         settings = fast_settings()
         settings.redis_url, settings.redis_prefix = REDIS_URL, prefix
@@ -95,6 +99,7 @@ def pair(tmp_path: Path, prefix: str) -> Iterator[tuple[ServerThread, ServerThre
         assert api.http.get("/api/seeks").status_code == 200  # made on first use
         seeks: Seeks = server.app.state.seeks
         seeks.window, seeks.bots_after, seeks.heartbeat = WINDOW, BOTS_AFTER, HEARTBEAT
+        seeks.clock = clock
     yield servers[0], servers[1]
     for server in servers:
         server.stop()
@@ -148,7 +153,8 @@ def test_seeks_arriving_at_once_on_two_processes_pair_once_each(
     names = [f"P{i}" for i in range(16)]
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         made = list(pool.map(lambda i: seek(apis[i % 2], "fakerace", names[i]), range(16)))
-    time.sleep(WINDOW + 0.1)
+    clock: StepClock = pair[0].app.state.seeks.clock
+    clock.advance(WINDOW + 0.1)  # any queue left gathering starts now
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         polled = list(pool.map(lambda i: poll(apis[(i + 1) % 2], made[i]), range(16)))
     assert all(p["status"] == "seated" for p in polled), polled
@@ -408,16 +414,13 @@ def test_an_analysis_hold_is_one_per_requester_and_lapses_with_its_lease(prefix:
     run(check())
 
 
-def rematch_at_once(
-    apis: list[Api], table_id: str, tokens: list[str], delays: tuple[float, ...] = (0.0, 0.0)
-) -> list[Any]:
+def rematch_at_once(apis: list[Api], table_id: str, tokens: list[str]) -> list[Any]:
     """Each player asks for the rematch with their old token through their own process,
-    at the same moment (or ``delays`` seconds after it); the answers."""
+    at the same moment (both threads released together); the answers."""
     start = threading.Barrier(len(apis))
 
     def ask(i: int) -> Any:
         start.wait()
-        time.sleep(delays[i])
         return apis[i].http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[i]})
 
     with concurrent.futures.ThreadPoolExecutor(len(apis)) as pool:
@@ -515,3 +518,112 @@ def left_memory(pair: tuple[ServerThread, ServerThread], table_id: str) -> None:
     while any(table_id in s.app.state.hub.tables for s in pair):
         assert time.monotonic() < deadline, "the finished table stayed in memory"
         time.sleep(0.05)
+
+
+def on_loop(server: ServerThread, coro: Any) -> concurrent.futures.Future[Any]:
+    """Run ``coro`` on the event loop of ``server`` (as that process would)."""
+    loop = server.app.state.cluster._loop
+    return asyncio.run_coroutine_threadsafe(coro, loop)
+
+
+def test_two_processes_each_holding_a_finished_table_make_one_rematch(
+    pair: tuple[ServerThread, ServerThread], tmp_path: Path
+) -> None:
+    """The race behind a rare 500: process A took the finished table back (a late
+    rematch), stalled past its lease, and B took it too; both make the rematch at
+    once. Storage ties one new table to the old one (a compare-and-set): A's stale
+    lease stores nothing and is told the table moved (503 with Retry-After, asked
+    again through A it seats Ann at B's table), never a 500 nor a second table."""
+    a, b = pair
+    table_id, tokens = Api(a.base).seat_players("fake", ["Ann", "Bob"], options={"hand": 1})
+    with clients(a.base, table_id, tokens) as players:
+        play_first_moves(players)
+    left_memory(pair, table_id)
+    hub_a, hub_b = a.app.state.hub, b.app.state.hub
+    stale = on_loop(a, hub_a._load(table_id)).result(GUARD)
+    # A stalls: its lease is no longer renewed and runs out, and it does not hear
+    # that B took the table (it still runs its copy under its old fence).
+    a.app.state.cluster.let_go(table_id, stale.fence)
+    a.app.state.cluster._owned_elsewhere = lambda table_id, owner: None
+    db = tmp_path / "shared.db"
+    with sqlite3.connect(db) as stored:
+        stored.execute("UPDATE table_leases SET expires_at = 0 WHERE table_id = ?", (table_id,))
+    taken = on_loop(b, hub_b._load(table_id)).result(GUARD)
+    assert taken.fence.token == stale.fence.token + 1
+    assert hub_a.tables[table_id] is stale  # both hold it now
+
+    asks = [
+        on_loop(server, hub.rematch(table_id, token))
+        for server, hub, token in ((a, hub_a, tokens[0]), (b, hub_b, tokens[1]))
+    ]
+    with pytest.raises(HubError) as refused:
+        asks[0].result(GUARD)
+    assert (refused.value.status, refused.value.code) == (503, "moved")
+    new, seat, _token = asks[1].result(GUARD)
+    assert seat == 1
+    assert table_id not in hub_a.tables  # A let its stale copy go
+    with sqlite3.connect(db) as stored:
+        query = "SELECT id FROM tables WHERE rematch_of = ?"
+        assert [row[0] for row in stored.execute(query, (table_id,))] == [new.id]
+    # Asked again over HTTP through A, Ann is forwarded to B's rematch and seated.
+    again = Api(a.base).http.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+    assert again.status_code == 200, again.text
+    assert (again.json()["table"]["id"], again.json()["seat"]) == (new.id, 0)
+    assert Api(a.base).table(new.id)["status"] == "playing"
+    with clients(a.base, new.id, [again.json()["token"]]) as (ann,):
+        assert ann.hello()["type"] == "welcome"
+    with sqlite3.connect(db) as stored:
+        assert [row[0] for row in stored.execute(query, (table_id,))] == [new.id]
+        (meta,) = stored.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
+    assert json.loads(meta)["rematch_id"] == new.id
+
+
+def test_a_rematch_stored_at_once_by_two_writers_is_one_table(tmp_path: Path) -> None:
+    """The compare-and-set itself: two processes' storages tie their own new table
+    to one finished table at the same moment, many times; each time exactly one table
+    is stored, and both writers are told that one."""
+    url = f"sqlite:///{tmp_path / 'tie.db'}"
+    storages = [Storage(url), Storage(url)]
+    game = fake_games()["fake"]
+
+    def table(table_id: str, rematch_of: str | None = None) -> Table:
+        return Table.create(
+            table_id=table_id,
+            game=game,
+            options={"hand": 1},
+            seed=1,
+            bot_levels=[None, None],
+            invites=[f"{table_id}-a", f"{table_id}-b"],
+            time_control=None,
+            rated=False,
+            rematch_of=rematch_of,
+        )
+
+    try:
+        for round_ in range(20):
+            old = f"old{round_}"
+            storages[0].write(Storage.insert_table(table(old))).result(GUARD)
+            start = threading.Barrier(2)
+
+            def tie(i: int, old: str = old, start: threading.Barrier = start) -> Any:
+                start.wait()
+                write = tie_rematch(old, table(f"{old}-new{i}", rematch_of=old))
+                return storages[i].write(write).result(GUARD)
+
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                tied = list(pool.map(tie, range(2)))
+            assert tied[0] is not None
+            assert tied[1] is not None
+            assert tied[0].rematch_id == tied[1].rematch_id
+            assert tied[0].version == tied[1].version
+            stored = storages[1].read(lambda s, old=old: Storage.load(s, old))
+            assert stored is not None
+            assert stored.row["meta"]["rematch_id"] == tied[0].rematch_id
+            assert stored.row["version"] == tied[0].version
+            with sqlite3.connect(tmp_path / "tie.db") as db:
+                query = "SELECT id FROM tables WHERE rematch_of = ?"
+                assert [r[0] for r in db.execute(query, (old,))] == [tied[0].rematch_id]
+        assert storages[0].write(tie_rematch("nothing", table("n2"))).result(GUARD) is None
+    finally:
+        for storage in storages:
+            storage.close()

@@ -213,8 +213,10 @@ async def forward_to_owner(
 
 
 async def hub_error(_request: Request, exc: HubError) -> JSONResponse:
-    """A request the hub refused: its status and ``{"detail": {code, message, …}}``."""
-    return JSONResponse({"detail": exc.detail()}, exc.status)
+    """A request the hub refused: its status and ``{"detail": {code, message, …}}``;
+    with ``Retry-After`` when it says when to ask again (a 503)."""
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+    return JSONResponse({"detail": exc.detail()}, exc.status, headers=headers)
 
 
 async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -138,14 +138,15 @@ class Driver(Carrier):
     def _schedule_eviction(self, live: LiveTable) -> None:
         """Drop a finished table from memory once nobody has looked at it for a while.
 
-        Its record stays in storage; a late rematch request loads it back.
+        Its record stays in storage; a late rematch request loads it back. A table in
+        use (connected to, or locked by a request: a rematch being stored) stays.
         """
         if live.evict is not None:
             return
 
         def evict() -> None:
             live.evict = None
-            if live.connections:
+            if live.connections or live.lock.locked():
                 self._schedule_eviction(live)
             elif self.tables.get(live.table.id) is live:
                 del self.tables[live.table.id]

@@ -78,7 +78,8 @@ class LiveTable:
 
 class HubError(Exception):
     """A request the hub refuses: an HTTP status, a code, a sentence and its message id
-    with parameters."""
+    with parameters; a 503 (asked again shortly, it may pass) says when to ask again,
+    ``retry_after`` seconds (1 unless given)."""
 
     def __init__(
         self,
@@ -87,6 +88,7 @@ class HubError(Exception):
         message: str,
         params: Mapping[str, Any] | None = None,
         message_id: str | None = None,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -94,6 +96,7 @@ class HubError(Exception):
         self.message = message
         self.params = dict(params or {})
         self.message_id = message_id or f"server.{code}"
+        self.retry_after = retry_after if retry_after is not None or status != 503 else 1
 
     def detail(self) -> dict[str, Any]:
         """The ``detail`` of the HTTP error answer."""

@@ -9,8 +9,9 @@ messages, and wakes up when the table says something happens by itself.
 Per table there is one :class:`asyncio.Lock`: a change is judged, stored and broadcast
 before the next one is judged. Tables never wait on each other. The hub is made of
 :class:`~.carry.Carrier` (effects, broadcasts), :class:`~.driver.Driver` (moves, bots,
-clocks, pauses) and :class:`~.table_chat.Chatter` (chat); this module adds the
-lifecycle, making and joining tables, rematches and the messages of a connection.
+clocks, pauses), :class:`~.table_chat.Chatter` (chat) and :class:`~.rematches.Rematches`
+(the next game of a finished table); this module adds the lifecycle, making and joining
+tables and the messages of a connection.
 
 With several processes (:mod:`.cluster`) the hub is given an
 :class:`~.ownership.Ownership` (``hub.cluster``) and never imports the cluster itself.
@@ -38,6 +39,7 @@ from cardtable.server.live import HubError, LiveTable, default_games
 from cardtable.server.metrics import Metrics
 from cardtable.server.ownership import RECONNECT, Ownership
 from cardtable.server.protocol import Chat, Error, Event, Hello, Move, Ping
+from cardtable.server.rematches import Rematches
 from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage, StoredTable
 from cardtable.server.table_chat import Chatter
@@ -49,7 +51,7 @@ __all__ = ["Hub", "HubError", "LiveTable", "default_games"]
 log = logging.getLogger("cardtable.server")
 
 
-class Hub(Driver, Chatter):
+class Hub(Driver, Chatter, Rematches):
     """All live tables of one server process."""
 
     def __init__(
@@ -240,7 +242,6 @@ class Hub(Driver, Chatter):
         time_control: TimeControl | None,
         rated: bool,
         seed: int | None,
-        rematch_of: str | None = None,
         names: list[str | None] | None = None,
         host_token: str | None = None,
         hints: bool = False,
@@ -250,6 +251,42 @@ class Hub(Driver, Chatter):
         may ask for the open seats' invites later (:meth:`invites`). ``table_id`` is
         chosen by the caller when it must be known before the table exists (a
         tournament stores its round's table ids first, so a restart makes no second)."""
+        table = self._new_table(
+            game=game,
+            options=options,
+            bot_levels=bot_levels,
+            time_control=time_control,
+            rated=rated,
+            seed=seed,
+            names=names,
+            host_token=host_token,
+            hints=hints,
+            table_id=table_id,
+        )
+        fence, lease = self._new_lease()
+        await self.storage.awrite(
+            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
+        )
+        self._go_live(table, fence)
+        return table
+
+    def _new_table(
+        self,
+        *,
+        game: str,
+        options: Mapping[str, Any],
+        bot_levels: list[str | None],
+        time_control: TimeControl | None,
+        rated: bool,
+        seed: int | None,
+        rematch_of: str | None = None,
+        names: list[str | None] | None = None,
+        host_token: str | None = None,
+        hints: bool = False,
+        table_id: str | None = None,
+    ) -> Table:
+        """A new table as :meth:`create_table` makes it, neither stored nor live; a
+        422 :class:`HubError` for what the game refuses."""
         table_id = table_id or secrets.token_urlsafe(9)
         try:
             table = Table.create(
@@ -285,21 +322,24 @@ class Hub(Driver, Chatter):
                 seat.name = name
         if all(s.filled for s in table.seats):
             table.start(self.now())
-        fence = None
-        lease = None
-        if self.cluster is not None:
-            fence = Fence(self.cluster.me, 1, self.settings.lease_seconds)
-            lease = (fence.owner, time.time() + self.settings.lease_seconds)
-        await self.storage.awrite(
-            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
-        )
+        return table
+
+    def _new_lease(self) -> tuple[Fence | None, tuple[str, float] | None]:
+        """With several processes, the fence and lease (token 1) of a table this
+        process makes; ``(None, None)`` on a single process."""
+        if self.cluster is None:
+            return None, None
+        fence = Fence(self.cluster.me, 1, self.settings.lease_seconds)
+        return fence, (fence.owner, time.time() + self.settings.lease_seconds)
+
+    def _go_live(self, table: Table, fence: Fence | None) -> None:
+        """Hold and drive a new table just stored (under ``fence``, several processes)."""
         live = LiveTable(TableCore(table), fence=fence)
-        self.tables[table_id] = live
+        self.tables[table.id] = live
         if self.cluster is not None and fence is not None:
-            self.cluster.hold(table_id, fence)
+            self.cluster.hold(table.id, fence)
             self.metrics.lease("created")
         self._drive(live)
-        return table
 
     async def join(
         self,
@@ -369,68 +409,6 @@ class Hub(Driver, Chatter):
                     return live.table, seat.index
         return None, None
 
-    async def rematch(
-        self,
-        table_id: str,
-        token: str,
-        game: str | None = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> tuple[Table, int, str]:
-        """The next game of a finished table, created on the first request (the same
-        game and options, or the ``game`` and ``options`` asked for), with the same
-        people and bots; seats the caller at their old seat.
-
-        The server deals it (its own seed), ties it to the old table and announces it to
-        the old table's connections (an ``update`` with a ``rematch`` event naming the
-        seat that asked). Later requests join the same table.
-        """
-        old = await self._read(table_id)
-        seat = old.seat_of_token(token)
-        if seat is None:
-            raise HubError(403, "bad_token", "this token does not belong to a seat here")
-        if old.status is not Status.FINISHED:
-            raise HubError(409, "not_finished", "a rematch can start once the match is over")
-        if old.rematch_id is None:
-            await self._make_rematch(table_id, seat, game, options)
-            old = await self._read(table_id)
-        assert old.rematch_id is not None
-        new_live = await self._load(old.rematch_id)
-        invite = new_live.table.seats[seat].invite
-        name = old.seats[seat].name or f"Player {seat + 1}"
-        if invite is None:
-            raise HubError(409, "seat_taken", "that seat is a bot's in the rematch")
-        # The old seat's token proves the seat, and the seat was the account's.
-        return await self.join(new_live.table.id, invite, name, old.seats[seat].account)
-
-    async def _make_rematch(
-        self, table_id: str, seat: int, game: str | None, options: Mapping[str, Any] | None
-    ) -> None:
-        """Create the rematch of a finished table unless one exists, under its lock
-        (two requests at once make one), run by this process (with several, the
-        finished table's owner)."""
-        live = await self._load(table_id)
-        old = live.table
-        async with live.lock:
-            if live.gone:
-                raise HubError(503, "moved", "the table moved to another process: try again")
-            if old.rematch_id is None:
-                same = game is None or game == old.game.info.name
-                new = await self.create_table(
-                    game=old.game.info.name if game is None else game,
-                    options=old.options if same and options is None else (options or {}),
-                    bot_levels=[s.bot_level for s in old.seats],
-                    time_control=old.time_control,
-                    rated=old.rated,
-                    hints=old.hints,
-                    seed=None,
-                    rematch_of=old.id,
-                    names=[s.name if s.is_bot else None for s in old.seats],
-                )
-                old.rematch_id = new.id
-                old.version += 1
-                event = Event(type="rematch", seat=seat)
-                await self._carry(live, None, [Store(), Broadcast(event)])
-
     async def reachable(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id``, or one finished less than
         ``keep_finished_seconds`` ago loaded back from storage (after a restart, say):
@@ -441,13 +419,7 @@ class Hub(Driver, Chatter):
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
         if stored is None or stored.row["status"] != Status.FINISHED.value:
             return None
-        finished = stored.row["finished_at"]
-        if finished is None:
-            return None
-        if finished.tzinfo is None:  # SQLite keeps no time zone: stored in UTC
-            finished = finished.replace(tzinfo=UTC)
-        age = (datetime.now(UTC) - finished).total_seconds()
-        if age > self.settings.keep_finished_seconds:
+        if not self._recent(stored):
             return None
         live = self.tables.setdefault(table_id, LiveTable(TableCore(self._restore(stored))))
         self._schedule_eviction(live)
