@@ -73,6 +73,8 @@ class Hub(Driver, Chatter):
         #: tournament notices its games' results so).
         self.on_finished: list[Callable[[Table], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tables being made here (stored, not live yet) -> set once they are live.
+        self._making: dict[str, asyncio.Event] = {}
         self.moves_accepted = 0
         #: Table messages being handled now.
         self.handling = 0
@@ -134,7 +136,15 @@ class Hub(Driver, Chatter):
         from storage like after a restart — moves replayed, clocks counted from now,
         bots driven, absent people given their grace period. ``None`` (and the lease
         released) when there is no such table, or it finished too long ago and
-        ``any_age`` is off."""
+        ``any_age`` is off. A table this process is making (its lease stored a moment
+        before it goes live: a tournament's table, whose id is known first) is the
+        one made, never a second copy."""
+        making = self._making.get(table_id)
+        if making is not None:
+            await making.wait()
+            made = self.tables.get(table_id)
+            if made is not None and not made.gone and made.fence == fence:
+                return made
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
         if stored is None or not (any_age or self._recent(stored)):
             await self.storage.awrite(release(table_id, fence))
@@ -290,11 +300,16 @@ class Hub(Driver, Chatter):
         if self.cluster is not None:
             fence = Fence(self.cluster.me, 1, self.settings.lease_seconds)
             lease = (fence.owner, time.time() + self.settings.lease_seconds)
-        await self.storage.awrite(
-            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
-        )
-        live = LiveTable(TableCore(table), fence=fence)
-        self.tables[table_id] = live
+        making = self._making[table_id] = asyncio.Event()
+        try:
+            await self.storage.awrite(
+                Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
+            )
+            live = LiveTable(TableCore(table), fence=fence)
+            self.tables[table_id] = live
+        finally:
+            del self._making[table_id]
+            making.set()
         if self.cluster is not None and fence is not None:
             self.cluster.hold(table_id, fence)
             self.metrics.lease("created")
