@@ -142,10 +142,10 @@ class Hub(Driver, Chatter):
         making = self._making.get(table_id)
         if making is not None:
             await making.wait()
-            made = self.tables.get(table_id)
-            if made is not None and not made.gone and made.fence == fence:
-                return made
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        made = self.tables.get(table_id)
+        if made is not None and not made.gone and made.fence == fence:
+            return made  # made (or taken) here under this very lease meanwhile
         if stored is None or not (any_age or self._recent(stored)):
             await self.storage.awrite(release(table_id, fence))
             return None

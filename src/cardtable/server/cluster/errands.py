@@ -16,6 +16,7 @@ at storage now (a tournament changed), never the only way anything is learnt.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -98,12 +99,28 @@ class Errands(Bus):
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._asked[rid] = future
         self.send(owner, "ask", rid, json.dumps({**body, "edge": self.me}))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ERRAND_SECONDS
         try:
-            return await asyncio.wait_for(future, ERRAND_SECONDS)
-        except TimeoutError:
-            raise Unanswered(f"{owner} did not answer errand {body['name']}") from None
+            while True:
+                # Waited in slices: an owner that died meanwhile is given up at once.
+                left = deadline - loop.time()
+                with contextlib.suppress(TimeoutError):
+                    return await asyncio.wait_for(asyncio.shield(future), min(left, self.every))
+                if left <= self.every or not await self._alive(owner):
+                    raise Unanswered(f"{owner} did not answer errand {body['name']}")
         finally:
+            future.cancel()
             self._asked.pop(rid, None)
+
+    async def _alive(self, instance: str) -> bool:
+        """Whether process ``instance`` keeps its ``alive`` key (it lives)."""
+        if self.redis is None:
+            return True
+        try:
+            return bool(await self.redis.exists(self.key("alive", instance)))
+        except Exception:
+            return True
 
     async def _run_errand(self, body: dict[str, Any]) -> dict[str, Any]:
         """Run an errand here: the table is not here (or nothing serves that errand
