@@ -22,6 +22,7 @@ from server_helpers import fast_settings
 
 from cardtable.server.account_store import Account
 from cardtable.server.cluster import Cluster
+from cardtable.server.leases import Fence
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
 from cardtable.server.tournaments import Tournaments, commands
@@ -138,5 +139,40 @@ def test_seats_are_claimed_and_forfeits_closed_on_the_tables_owner() -> None:
         assert game["forfeited"] == [absent]
         # A closed table's seat is not to be had any more.
         assert await on_b.seat_of(snap, account(absent)) is None
+
+    two_processes(body)
+
+
+def test_a_table_being_made_is_not_adopted_a_second_time() -> None:
+    """A tournament's table id is known before its table is live: a claim on the process
+    making it (whose lease row it finds its own) gets the table made, never a second
+    copy loaded from storage that the first would then replace or lose."""
+
+    async def body(a: Hub, b: Hub, on_a: Tournaments, on_b: Tournaments, clock: FakeClock) -> None:
+        fence = Fence("a", 1)
+        making = asyncio.get_running_loop().create_task(
+            a.create_table(
+                game="candidate",
+                options={"deals": 1},
+                bot_levels=[None, None],
+                time_control=None,
+                rated=False,
+                seed=7,
+                table_id="making-1",
+            )
+        )
+        for _ in range(1000):  # a few turns of the loop: the insert is under way
+            if "making-1" in a._making:
+                break
+            await asyncio.sleep(0)
+        assert "making-1" in a._making
+        adopted = await a.adopt("making-1", fence)
+        await making
+        live = a.tables["making-1"]
+        assert adopted is live
+        assert not live.gone
+        # Asked again once it is live: still the same one.
+        assert await a.adopt("making-1", fence) is live
+        assert a.tables["making-1"] is live
 
     two_processes(body)
