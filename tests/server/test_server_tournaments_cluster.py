@@ -23,6 +23,7 @@ import httpx
 import pytest
 import test_server_tournaments_e2e as e2e
 from server_cluster import Node, fresh_database, services_missing
+from server_helpers import wait_healthy
 from sqlalchemy import Engine, create_engine, text
 from test_server_tournaments_e2e import (
     Simulated,
@@ -113,7 +114,9 @@ def nodes() -> Iterator[list[Node]]:
         first = Node(db, prefix, "n0-0").start()  # migrates the fresh database
         started = [first]
         try:
-            started += [Node(db, prefix, f"n{i}-0").start() for i in (1, 2)]
+            started += [Node(db, prefix, f"n{i}-0").start(wait=False) for i in (1, 2)]
+            for node in started[1:]:  # started side by side
+                wait_healthy(node.base, proc=node.proc)
             yield started
         finally:
             for node in started:
