@@ -8,7 +8,9 @@ only through a :class:`~typing.Protocol` of this module:
 * :class:`Ownership` is what the hub and the routes use of the cluster: who owns a table
   (:meth:`~Ownership.locate`), this process's leases to keep renewed
   (:meth:`~Ownership.hold`, :meth:`~Ownership.let_go`), a hand-over to announce
-  (:meth:`~Ownership.released`), a WebSocket to relay to another owner.
+  (:meth:`~Ownership.released`), a WebSocket to relay to another owner, an *errand* run
+  by a table's owner wherever it is asked for (:meth:`~Ownership.ask`, the tournaments'
+  seat claims and forfeits) and *news* told to every process (:meth:`~Ownership.tell`).
 * :class:`Tables` is what the cluster uses of the hub: the live tables, storage, and the
   steps a change of owner takes (adopt, drop, hand over) and a relayed connection's
   (connect, handle, disconnect).
@@ -19,7 +21,8 @@ only through a :class:`~typing.Protocol` of this module:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.server.connection import Connection, Socket
 from cardtable.server.leases import Fence
@@ -32,11 +35,21 @@ if TYPE_CHECKING:
 
     from cardtable.server.metrics import Metrics
 
-__all__ = ["RECONNECT", "Ownership", "Tables"]
+__all__ = ["RECONNECT", "Errand", "Ownership", "Tables", "Unanswered"]
 
 #: WebSocket close code telling a client to connect again, to any process: the table
 #: moved to another owner, or this process is stopping ("service restart").
 RECONNECT = 1012
+
+#: An errand run by a table's owner: its arguments (JSON) in, its answer (JSON) out.
+#: An answer ``{"moved": true}`` says the table is not here (any more): the asker
+#: looks for its owner again.
+Errand = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class Unanswered(Exception):
+    """An errand no process answered in time (the table's owner died or is busy, or
+    this process is stopping): ask again later."""
 
 
 class Ownership(Protocol):
@@ -92,6 +105,25 @@ class Ownership(Protocol):
         self, websocket: WebSocket, table_id: str, owner: str, account: str | None
     ) -> None:
         """Carry an accepted WebSocket's frames to ``owner`` and its answers back."""
+        ...
+
+    def serve(self, name: str, errand: Errand) -> None:
+        """Run ``errand`` here when a process asks for ``name`` (:meth:`ask`)."""
+        ...
+
+    async def ask(self, table_id: str, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Run errand ``name`` on the owner of ``table_id`` (here or elsewhere, claiming
+        the table when nobody holds it); its answer, ``None`` when there is no such
+        table, or :class:`Unanswered`."""
+        ...
+
+    def listen(self, name: str, hear: Callable[[str], None]) -> None:
+        """Call ``hear`` with the subject of each ``name`` news another process tells."""
+        ...
+
+    def tell(self, name: str, subject: str) -> None:
+        """Tell every other process ``name`` news about ``subject`` (at most once, no
+        answer: a hint to look at storage now rather than at the next look)."""
         ...
 
 

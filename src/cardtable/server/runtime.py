@@ -75,6 +75,8 @@ class Hub(Driver, Chatter, Rematches):
         #: tournament notices its games' results so).
         self.on_finished: list[Callable[[Table], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tables being made here (stored, not live yet) -> set once they are live.
+        self._making: dict[str, asyncio.Event] = {}
         self.moves_accepted = 0
         #: Table messages being handled now.
         self.handling = 0
@@ -136,8 +138,16 @@ class Hub(Driver, Chatter, Rematches):
         from storage like after a restart — moves replayed, clocks counted from now,
         bots driven, absent people given their grace period. ``None`` (and the lease
         released) when there is no such table, or it finished too long ago and
-        ``any_age`` is off."""
+        ``any_age`` is off. A table this process is making (its lease stored a moment
+        before it goes live: a tournament's table, whose id is known first) is the
+        one made, never a second copy."""
+        making = self._making.get(table_id)
+        if making is not None:
+            await making.wait()
         stored = await self.storage.aread(lambda s: Storage.load(s, table_id))
+        made = self.tables.get(table_id)
+        if made is not None and not made.gone and made.fence == fence:
+            return made  # made (or taken) here under this very lease meanwhile
         if stored is None or not (any_age or self._recent(stored)):
             await self.storage.awrite(release(table_id, fence))
             return None
@@ -264,10 +274,16 @@ class Hub(Driver, Chatter, Rematches):
             table_id=table_id,
         )
         fence, lease = self._new_lease()
-        await self.storage.awrite(
-            Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
-        )
-        self._go_live(table, fence)
+        # A claim for a table still being made waits for it (:meth:`adopt`).
+        making = self._making[table.id] = asyncio.Event()
+        try:
+            await self.storage.awrite(
+                Storage.insert_table(table, lease, lease_seconds=self.settings.lease_seconds)
+            )
+            self._go_live(table, fence)
+        finally:
+            del self._making[table.id]
+            making.set()
         return table
 
     def _new_table(

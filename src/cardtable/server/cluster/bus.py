@@ -30,6 +30,7 @@ class Bus:
     hub: Tables
     prefix: str
     me: str
+    every: float
     draining: bool
     redis: Redis | None
     _outbox: asyncio.Queue[tuple[str, str]]

@@ -5,7 +5,8 @@ share one database. Each live table has one *owner* process: only it holds the t
 memory, orders its moves, runs its bots, clocks and pauses, and writes it — every write
 checks the owner's fencing token in the same transaction (:mod:`..leases`). The others
 carry messages: WebSockets are relayed to the owner (:mod:`.relay`), HTTP requests
-about a table are run by it (:mod:`.forward`).
+about a table are run by it (:mod:`.forward`), and so are the errands other parts of
+the server ask of a table's owner (:mod:`.errands`).
 
 * **Leases** are renewed by :class:`~.keeper.LeaseKeeper` on a thread of its own with
   its own database and Redis connections, so an owner whose event loop is slow (a
@@ -54,11 +55,12 @@ from sqlalchemy import Engine, create_engine
 from starlette.types import ASGIApp
 
 from cardtable.server import leases
+from cardtable.server.cluster.errands import Errands
 from cardtable.server.cluster.forward import Forwarding
 from cardtable.server.cluster.keeper import LeaseKeeper
 from cardtable.server.cluster.relay import Link, Relays, Remote
 from cardtable.server.leases import Fence, Lease
-from cardtable.server.ownership import RECONNECT, Tables
+from cardtable.server.ownership import RECONNECT, Errand, Tables
 from cardtable.server.settings import Settings
 from cardtable.server.timing import MoveTiming
 
@@ -93,7 +95,7 @@ def instance_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
 
 
-class Cluster(Relays, Forwarding):
+class Cluster(Relays, Forwarding, Errands):
     """This process's part in a group of processes sharing tables (module docstring)."""
 
     def __init__(self, hub: Tables, settings: Settings) -> None:
@@ -120,6 +122,9 @@ class Cluster(Relays, Forwarding):
         self._remotes: dict[str, Remote] = {}
         self._links: dict[str, Link] = {}
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._errands: dict[str, Errand] = {}
+        self._hearers: dict[str, list[Callable[[str], None]]] = {}
+        self._asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._locating: dict[str, asyncio.Future[str | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[Any]] = set()
@@ -241,6 +246,12 @@ class Cluster(Relays, Forwarding):
                 future = self._calls.pop(ident, None)
                 if future is not None and not future.done():
                     future.set_result(json.loads(payload))
+            elif op == "ask":
+                self._spawn(self._answer_errand(ident, payload))
+            elif op == "told":
+                self._told(ident, payload)
+            elif op == "news":
+                self._heard(ident, payload)
         except Exception:
             log.exception("bad cluster message %r", data[:200])
 

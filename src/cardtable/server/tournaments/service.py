@@ -28,6 +28,10 @@ or until its next deadline (the start, the forfeit time-out), then takes one
 An arena's tournament takes :meth:`.Arena.step` instead of rounds (:mod:`.arena`:
 overlapping waves, each stored as a round, paired as players become free).
 
+With several processes (:mod:`.across`) a seat is claimed and a waiting table closed
+by the table's owner wherever the request arrives, and every change is told to the
+other processes (the director's wakes, the pages read again).
+
 Time is injected (``clock``, Unix seconds); tests call :meth:`Tournaments.step`
 themselves with a fake clock.
 """
@@ -50,10 +54,10 @@ from sqlalchemy.exc import IntegrityError
 from cardtable.server.account_store import Account
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.runtime import Hub, HubError
-from cardtable.server.tournaments import store, views
+from cardtable.server.tournaments import across, store, views
 from cardtable.server.tournaments.arena import Arena
 from cardtable.server.tournaments.store import IN, Snapshot, bot_name
-from cardtable.table import Status, Table, TableError, TimeControl
+from cardtable.table import Status, Table, TimeControl
 from cardtable.tournament.duplicate import dealing_seed, round_seed, table_options
 from cardtable.tournament.model import RoundPlan
 from cardtable.tournament.pairing import PairingError, pair_round
@@ -61,6 +65,9 @@ from cardtable.tournament.pairing import PairingError, pair_round
 __all__ = ["Tournaments", "play_url"]
 
 log = logging.getLogger("cardtable.server.tournaments")
+
+#: Claimed seats remembered (past them the owners are asked again: a claim is idempotent).
+CLAIMED_KEPT = 100_000
 
 
 def play_url(table_id: str, token: str) -> str:
@@ -91,6 +98,8 @@ class Directed:
     fence: Fence | None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    #: The version last told to the other processes (several processes).
+    told: int | None = None
 
 
 class Tournaments:
@@ -119,7 +128,11 @@ class Tournaments:
         self._leases: asyncio.Task[None] | None = None
         #: The arenas' stepping (:mod:`.arena`).
         self.arena = Arena(self)
+        #: Seats claimed from here: (table id, seat) — a claim is never undone.
+        self.claimed: set[tuple[str, int]] = set()
+        self._looking: set[asyncio.Task[None]] = set()
         hub.on_finished.append(self._table_finished)
+        across.install(hub, self.heard)
 
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -132,12 +145,17 @@ class Tournaments:
             self._leases = asyncio.get_running_loop().create_task(self._lease_loop())
 
     async def stop(self) -> None:
-        """Stop every director (their state is all stored)."""
+        """Stop every director (their state is all stored); with several processes,
+        let their leases go so another process carries on at its next look."""
         if self._leases is not None:
             self._leases.cancel()
         for directed in list(self.directed.values()):
             if directed.task is not None:
                 directed.task.cancel()
+        for directed in list(self.directed.values()):
+            if directed.fence is not None:
+                with contextlib.suppress(Exception):
+                    await self.storage.awrite(store.release_lease(directed.id, directed.fence))
         self.directed.clear()
 
     def direct(self, tournament_id: str, fence: Fence | None) -> None:
@@ -152,6 +170,16 @@ class Tournaments:
         """Something changed: the director looks again and then tells the pages (one
         message for the change and what the director did about it), or the pages are
         told at once when the director runs elsewhere."""
+        directed = self.directed.get(tournament_id)
+        if directed is not None:
+            directed.wake.set()
+        else:
+            self.changed(tournament_id)
+            across.tell(self.hub, tournament_id)
+
+    def heard(self, tournament_id: str) -> None:
+        """Another process changed the tournament: its director (here) looks again, or
+        the pages here read it again."""
         directed = self.directed.get(tournament_id)
         if directed is not None:
             directed.wake.set()
@@ -189,6 +217,15 @@ class Tournaments:
         tournament_id = self.tables.get(table.id)
         if tournament_id is not None:
             self.wake(tournament_id)
+        elif self.me is not None:  # perhaps a tournament's table taken from another process
+            task = asyncio.get_running_loop().create_task(self._finished_elsewhere(table.id))
+            self._looking.add(task)
+            task.add_done_callback(self._looking.discard)
+
+    async def _finished_elsewhere(self, table_id: str) -> None:
+        tournament_id = await self.storage.aread(store.tournament_of(table_id))
+        if tournament_id is not None:
+            self.wake(tournament_id)
 
     async def _director(self, directed: Directed) -> None:
         while True:
@@ -205,6 +242,8 @@ class Tournaments:
                 log.exception("tournament %s: step failed; trying again", directed.id)
                 alive, deadline = True, self.clock() + 5.0
             self.changed(directed.id)
+            if self.me is not None:
+                await self._tell(directed)
             if not alive:
                 break
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
@@ -214,6 +253,17 @@ class Tournaments:
                 await asyncio.wait_for(directed.wake.wait(), timeout)
         if self.directed.get(directed.id) is directed:
             del self.directed[directed.id]
+
+    async def _tell(self, directed: Directed) -> None:
+        """Tell the other processes when a step changed the tournament."""
+        try:
+            version = await self.storage.aread(store.version_of(directed.id))
+        except Exception:
+            log.exception("tournament %s: cannot read its version", directed.id)
+            return
+        if version != directed.told:
+            directed.told = version
+            across.tell(self.hub, directed.id)
 
     async def _lease_loop(self) -> None:
         """Several processes: claim the tournaments nobody holds, renew our own."""
@@ -447,6 +497,7 @@ class Tournaments:
         stored = await self.storage.aread(store.table_results([g["table_id"] for g in playing]))
         bots = {p["player"]: p["bot_level"] for p in snap.players if p["bot_level"] is not None}
         waiting = False
+        retry: float | None = None
         for game in playing:
             table_id = game["table_id"]
             self.tables[table_id] = snap.id
@@ -470,14 +521,15 @@ class Tournaments:
                 if now < current["forfeit_at"]:
                     waiting = True
                     continue
-                closed = await self.hub.discard_waiting(table_id)
-                if closed is not None:
-                    seats = [seat.to_dict() for seat in closed.seats]
-                elif table_id not in self.hub.tables:  # gone with a crash, never started
-                    seats = row["meta"]["seats"]
-                else:
-                    waiting = True  # every seat was claimed just now: it plays
+                kind, closed = await across.discard(self.hub, table_id)
+                if kind == "later":  # its owner did not answer: at the next look
+                    retry = now + (self.poll or 1.0)
                     continue
+                if kind == "playing":  # every seat was claimed just now: it plays
+                    waiting = True
+                    continue
+                # Closed, or gone with a crash before it started: its stored seats.
+                seats = closed if closed is not None else row["meta"]["seats"]
                 absent = [
                     name
                     for name, seat in zip(game["seats"], seats, strict=True)
@@ -497,6 +549,8 @@ class Tournaments:
                         fence,
                     )
                 )
+        if retry is not None:
+            return max(retry, current["forfeit_at"]) if waiting else retry
         return current["forfeit_at"] if waiting else None
 
     # -------------------------------------------------------------------- seats
@@ -523,25 +577,14 @@ class Tournaments:
     async def _claim(
         self, table_id: str, seat: int, name: str, account: Account, token: str
     ) -> bool:
-        """Seat the player at their table with their token (once); False when the table
-        is not here (closed by forfeit, or run by another process)."""
-        live = self.hub.tables.get(table_id)
-        if live is None:
-            return False
-        target = live.table.seats[seat]
-        if target.filled:
+        """Seat the player at their table with their token (once, on whichever process
+        owns the table: :func:`.across.claim`); False when it cannot be had now (closed
+        by forfeit, or its owner did not answer)."""
+        if (table_id, seat) in self.claimed:
             return True
-        invite = target.invite
-        if invite is None:
-            return False
-        try:
-            await self.hub.join(table_id, invite, name, account.id, token=token)
-        except HubError as exc:
-            if exc.code in ("seat_taken", "already_seated"):  # by another of their pages
-                return True
-            if exc.code in ("moved", "no_table"):  # closed by forfeit meanwhile
-                return False
-            raise
-        except TableError:
-            return False
-        return True
+        seated = await across.claim(self.hub, table_id, seat, name, account.id, token)
+        if seated:
+            if len(self.claimed) >= CLAIMED_KEPT:  # a cache: the owner answers again
+                self.claimed.clear()
+            self.claimed.add((table_id, seat))
+        return seated

@@ -211,6 +211,28 @@ def seated_tournaments(account_id: str) -> Callable[[Session], list[str]]:
     return run
 
 
+def tournament_of(table_id: str) -> Callable[[Session], str | None]:
+    """A read of the tournament a table was made for, or ``None``."""
+
+    def run(session: Session) -> str | None:
+        return session.scalars(
+            select(GameRow.tournament_id).where(GameRow.table_id == table_id).limit(1)
+        ).first()
+
+    return run
+
+
+def version_of(tournament_id: str) -> Callable[[Session], int | None]:
+    """A read of the tournament's version (it goes up with every change), or ``None``."""
+
+    def run(session: Session) -> int | None:
+        return session.scalars(
+            select(TournamentRow.version).where(TournamentRow.id == tournament_id)
+        ).first()
+
+    return run
+
+
 def unfinished() -> Callable[[Session], list[str]]:
     """A read of every tournament not finished (a starting process runs them)."""
 
@@ -400,6 +422,25 @@ def claim_lease(
             .values(owner=owner, lease_token=token + 1, lease_until=until)
         )
         return Fence(owner, int(token) + 1) if getattr(done, "rowcount", 0) == 1 else None
+
+    return run
+
+
+def release_lease(tournament_id: str, fence: Fence) -> Callable[[Session], bool]:
+    """A write that lets the tournament's lease go (still held with ``fence``), so
+    another process takes it at its next look rather than after the lease runs out."""
+
+    def run(session: Session) -> bool:
+        done = session.execute(
+            update(_T)
+            .where(
+                _T.c.id == tournament_id,
+                _T.c.owner == fence.owner,
+                _T.c.lease_token == fence.token,
+            )
+            .values(lease_until=0.0)
+        )
+        return getattr(done, "rowcount", 0) == 1
 
     return run
 
