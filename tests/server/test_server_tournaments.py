@@ -16,10 +16,12 @@ from server_helpers import fast_settings
 from cardtable.server.account_store import Account
 from cardtable.server.leases import Fenced
 from cardtable.server.runtime import Hub, HubError
+from cardtable.server.settings import Settings
 from cardtable.server.storage import Storage
 from cardtable.server.tournaments import Tournaments, commands, store, views
 from cardtable.table import Source, Status
 from cardtable.tournament import TournamentSpec
+from cardtable.tournament.pairing import pair_round
 
 SPEC = TournamentSpec(game="candidate", format="swiss", rounds=3, options={"deals": 1})
 START = 1_000_000.0
@@ -42,12 +44,17 @@ def account(name: str) -> Account:
 ORGANISER = account("org")
 
 
-def run(db_url: str, body: Callable[[Hub, Tournaments, FakeClock], Awaitable[None]]) -> None:
-    """Run ``body`` with a hub and a director (not started: the test steps it)."""
+def run(
+    db_url: str,
+    body: Callable[[Hub, Tournaments, FakeClock], Awaitable[None]],
+    settings: Settings | None = None,
+) -> None:
+    """Run ``body`` with a hub (``settings``, or :func:`fast_settings`) and a director
+    (not started: the test steps it)."""
 
     async def main() -> None:
         storage = Storage(db_url)
-        hub = Hub(storage, settings=fast_settings())
+        hub = Hub(storage, settings=settings or fast_settings())
         await hub.start()
         clock = FakeClock()
         service = Tournaments(hub, clock)
@@ -386,5 +393,34 @@ def test_the_break_between_rounds_counts_down_and_then_pairs(db_url: str) -> Non
             snap = await service.load(tid)
             assert [r["round"] for r in snap.rounds] == list(range(1, number + 2))
             assert views.next_round_at(snap) is None
+
+    run(db_url, body)
+
+
+def test_a_round_paired_as_the_organiser_ends_the_tournament_is_not_stored(db_url: str) -> None:
+    """The organiser's end lands between the pairing of a round and its storing: the
+    round is not stored and no table is made (the tournament stays finished)."""
+
+    async def body(hub: Hub, service: Tournaments, clock: FakeClock) -> None:
+        tid = await new_tournament(service, checkin_seconds=0)
+        for name in ["ann", "bob", "cat", "dan"]:
+            await commands.register(service, tid, account(name), None)
+        clock.now = START + 3600
+        await service.step(tid)
+        snap = await service.load(tid)
+        for game in snap.round_games(1):
+            await claim_all(service, tid, ["ann", "bob", "cat", "dan"])
+            await play_out(hub, game["table_id"])
+        await service.step(tid)  # round 2 paired
+        snap = await service.load(tid)
+        plan = pair_round(snap.spec, snap.entrants(), snap.results(), snap.plans(), 3)
+        tables_before = set(hub.tables)
+        await commands.end(service, tid, ORGANISER)
+        assert await service.open_plan(snap, plan, clock.now, None) is None
+        snap = await service.load(tid)
+        assert snap.row["status"] == "finished"
+        assert [r["round"] for r in snap.rounds] == [1, 2]
+        assert snap.round_games(3) == []
+        assert set(hub.tables) == tables_before
 
     run(db_url, body)

@@ -6,12 +6,12 @@ left alone, and standings equal to a recomputation from the stored results."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+import test_server_tournaments as tournaments
 from server_helpers import fast_settings
 from test_server_games import spy_choice
 from test_server_tournaments import (
@@ -23,7 +23,6 @@ from test_server_tournaments import (
 )
 
 from cardtable.server.runtime import Hub, HubError
-from cardtable.server.storage import Storage
 from cardtable.server.tournaments import Tournaments, commands, views
 from cardtable.server.tournaments.arena import GATHER_SECONDS
 from cardtable.server.tournaments.store import Snapshot
@@ -41,21 +40,7 @@ def run(db_url: str, body: Callable[[Hub, Tournaments, FakeClock], Awaitable[Non
     """Run ``body`` with a hub and a director the test steps. The players' seats are
     claimed but nobody connects, so the grace before a stand-in bot plays for an absent
     player is longer than any test: only the test's moves change the tables."""
-
-    async def main() -> None:
-        storage = Storage(db_url)
-        hub = Hub(storage, settings=dataclasses.replace(fast_settings(), grace_seconds=3600.0))
-        await hub.start()
-        clock = FakeClock()
-        service = Tournaments(hub, clock)
-        try:
-            await body(hub, service, clock)
-        finally:
-            await service.stop()
-            await hub.stop()
-            storage.close()
-
-    asyncio.run(main())
+    tournaments.run(db_url, body, dataclasses.replace(fast_settings(), grace_seconds=3600.0))
 
 
 async def new_arena(service: Tournaments, spec: TournamentSpec, **settings: Any) -> str:

@@ -419,9 +419,10 @@ class Tournaments:
 
     async def open_plan(
         self, snap: Snapshot, plan: RoundPlan, now: float, fence: Fence | None
-    ) -> float:
+    ) -> float | None:
         """Store a round's (an arena's wave's) plan and games, create its tables; when
-        to forfeit (``now`` when the round was stored before: nothing is made twice)."""
+        to forfeit (``now`` when the round was stored before: nothing is made twice;
+        ``None`` when the tournament ended meanwhile: nothing is made)."""
         spec = snap.spec
         number = plan.round
         bots = {p["player"]: p["bot_level"] for p in snap.players if p["bot_level"] is not None}
@@ -461,6 +462,9 @@ class Tournaments:
         except IntegrityError:
             log.warning("tournament %s: round %d was paired already", snap.id, number)
             return now
+        except store.NotRunning:
+            log.info("tournament %s ended while round %d was paired", snap.id, number)
+            return None
         # Made together: their inserts share commits.
         await asyncio.gather(*(self._make_table(snap, game, bots) for game in games))
         return forfeit_at

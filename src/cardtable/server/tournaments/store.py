@@ -261,6 +261,10 @@ def table_results(table_ids: Sequence[str]) -> Callable[[Session], dict[str, dic
 
 
 # --------------------------------------------------------------------- writes
+class NotRunning(Exception):
+    """A round was about to be stored for a tournament that has finished meanwhile."""
+
+
 def check(session: Session, tournament_id: str, fence: Fence | None) -> None:
     """Refuse (:class:`Fenced`) unless ``fence`` still owns the tournament (nothing
     to check on a single process: ``fence`` ``None``)."""
@@ -345,18 +349,22 @@ def open_round(
 ) -> Write:
     """A write that stores a round's seating and its games and makes it the current
     round, in one transaction. A round stored before (by a crashed run or another
-    process) makes it fail on the round's primary key: it is never paired twice."""
+    process) makes it fail on the round's primary key: it is never paired twice. A
+    tournament that is no longer running (the organiser ended it while the round was
+    being paired) stores nothing: :class:`NotRunning`."""
 
     def run(session: Session) -> None:
         check(session, tournament_id, fence)
         session.execute(insert(_R).values(tournament_id=tournament_id, **round_row))
         if games:
             session.execute(insert(_G), [{"tournament_id": tournament_id, **g} for g in games])
-        session.execute(
+        done = session.execute(
             update(_T)
-            .where(_T.c.id == tournament_id)
+            .where(_T.c.id == tournament_id, _T.c.status == "running")
             .values(round=round_row["round"], version=_T.c.version + 1)
         )
+        if getattr(done, "rowcount", 0) != 1:
+            raise NotRunning(f"tournament {tournament_id} is not running")
 
     return run
 
