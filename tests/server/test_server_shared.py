@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from server_fakegame import fake_bots, fake_games
 from server_helpers import GUARD, Api, ServerThread, StepClock, clients, play_first_moves
 
 from cardtable.bots.review import ReviewBudget
+from cardtable.messages import CATALOG, render
 from cardtable.server import analysis as analysis_module
 from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.app import create_app
@@ -598,6 +600,44 @@ def test_two_processes_each_holding_a_finished_table_make_one_rematch(
         assert [row[0] for row in stored.execute(query, (table_id,))] == [new.id]
         (meta,) = stored.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
     assert json.loads(meta)["rematch_id"] == new.id
+
+
+def test_an_owners_unexpected_failure_is_a_503_with_its_reason_never_a_bare_500(
+    pair: tuple[ServerThread, ServerThread],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A request about a table whose owner fails unexpectedly (a bug, a lost database
+    connection): through the other process as through the owner, the client gets a 503
+    with Retry-After and a JSON detail it can show (in English and Ukrainian), and the
+    owner logs the failure with its traceback."""
+    owner, other = pair
+    table_id, _tokens = Api(owner.base).seat_players("fake", ["Ann", "Bob"], options={"hand": 1})
+    live = owner.app.state.hub.tables[table_id]
+
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("the owner failed here")
+
+    monkeypatch.setattr(live.table, "info", broken)
+    expected = {
+        "code": "owner_failed",
+        "message": render("server.owner_failed", {}),
+        "message_id": "server.owner_failed",
+        "params": {},
+    }
+    with caplog.at_level(logging.ERROR, logger="cardtable.server.cluster"):
+        for server in (other, owner):  # forwarded to the owner, and run there
+            answer = Api(server.base).http.get(f"/api/tables/{table_id}")
+            assert answer.status_code == 503, answer.text
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.json() == {"detail": expected}
+    assert set(CATALOG["server.owner_failed"]) == {"en", "uk"}
+    logged = [r for r in caplog.records if r.exc_info and isinstance(r.exc_info[1], RuntimeError)]
+    assert len(logged) == 2, [r.getMessage() for r in caplog.records]
+    assert all(table_id in r.getMessage() for r in logged)
+    assert table_id not in other.app.state.hub.tables  # the other process only forwarded
+    monkeypatch.undo()
+    assert Api(other.base).http.get(f"/api/tables/{table_id}").status_code == 200
 
 
 def test_a_rematch_stored_at_once_by_two_writers_is_one_table(tmp_path: Path) -> None:
