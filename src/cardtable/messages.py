@@ -666,6 +666,10 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": "the server running this table did not answer: try again",
         "uk": "сервер, що веде цей стіл, не відповів: спробуйте ще раз",
     },
+    "server.owner_failed": {
+        "en": "the server running this table failed to answer: try again",
+        "uk": "сервер, що веде цей стіл, не зміг відповісти: спробуйте ще раз",
+    },
     "server.busy": {
         "en": "the server is busy: try again in {retry_after} s",
         "uk": "сервер зайнятий: спробуйте ще раз за {retry_after} с",

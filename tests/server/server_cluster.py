@@ -52,10 +52,22 @@ def fresh_database() -> contextlib.AbstractContextManager[str]:
 class Node:
     """One server process of the cluster (``server_cluster_launch.py``)."""
 
-    def __init__(self, db: str, prefix: str, name: str) -> None:
+    def __init__(
+        self,
+        db: str,
+        prefix: str,
+        name: str,
+        *,
+        lease: float = 1.5,
+        orphan_wait: int | None = None,
+    ) -> None:
         self.db = db
         self.prefix = prefix
         self.name = name
+        #: Its lease (seconds), and the renewal periods an orphan waits for the process
+        #: ``preferred`` names (None: the server's own ``ORPHAN_WAIT``).
+        self.lease = lease
+        self.orphan_wait = orphan_wait
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         #: The cluster log of each start (who took, released or dropped which table).
@@ -68,6 +80,9 @@ class Node:
     def start(self, wait: bool = True) -> Node:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(HERE) + os.pathsep + env.get("PYTHONPATH", "")
+        env["CARDTABLE_TEST_LEASE_SECONDS"] = str(self.lease)
+        if self.orphan_wait is not None:
+            env["CARDTABLE_TEST_ORPHAN_WAIT"] = str(self.orphan_wait)
         self.logs.append(Path(tempfile.mkdtemp(prefix="cardtable-node-")) / f"{self.name}.log")
         self.proc = subprocess.Popen(
             [

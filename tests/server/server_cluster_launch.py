@@ -2,18 +2,25 @@
 :func:`cardtable.server.serve`, SIGTERM hand-over included), with the real games, fast
 bots and no pauses: ``server_cluster_launch.py DB PORT REDIS PREFIX INSTANCE [LOG]``, where
 LOG is a file that gets the cluster's INFO log lines (who took, released or dropped
-which table), for a failing test to show."""
+which table), for a failing test to show.
+
+The environment may set the lease (``CARDTABLE_TEST_LEASE_SECONDS``, 1.5 s by default)
+and the renewal periods an orphaned table waits for its preferred process before any
+other claims it (``CARDTABLE_TEST_ORPHAN_WAIT``, :data:`~cardtable.server.cluster.node.ORPHAN_WAIT`
+by default)."""
 
 from __future__ import annotations
 
 import asyncio
 import faulthandler
 import logging
+import os
 import signal
 import sys
 from types import FrameType
 
 from cardtable.server import serve
+from cardtable.server.cluster import node
 from cardtable.table import Pacing
 
 
@@ -33,6 +40,8 @@ def dump(signum: int, frame: FrameType | None) -> None:
 def main() -> None:
     db, port, redis, prefix, instance = sys.argv[1:6]
     signal.signal(signal.SIGUSR1, dump)
+    lease = float(os.environ.get("CARDTABLE_TEST_LEASE_SECONDS", "1.5"))
+    node.ORPHAN_WAIT = int(os.environ.get("CARDTABLE_TEST_ORPHAN_WAIT", node.ORPHAN_WAIT))
     if len(sys.argv) > 6:
         handler = logging.FileHandler(sys.argv[6])
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
@@ -48,7 +57,7 @@ def main() -> None:
         redis_url=redis,
         redis_prefix=prefix,
         instance=instance,
-        lease_seconds=1.5,
+        lease_seconds=lease,
         renew_seconds=0.25,
         grace_seconds=30.0,
         keep_finished_seconds=60.0,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from server_fakegame import fake_bots, fake_games
 from server_helpers import GUARD, Api, ServerThread, StepClock, clients, play_first_moves
 
 from cardtable.bots.review import ReviewBudget
+from cardtable.messages import CATALOG, render
 from cardtable.server import analysis as analysis_module
 from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.app import create_app
@@ -72,6 +74,28 @@ def prefix() -> Iterator[str]:
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+async def lapsed(shared: Shared, name: str) -> None:
+    """Wait until the lease of the lock ``name`` has run out (Redis dropped its key)."""
+    deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
+    while await shared.redis.exists(shared.lock_key(name)):
+        assert time.monotonic() < deadline, f"the lease of {name!r} never ran out"
+        await asyncio.sleep(0.02)
+
+
+async def earlier(shared: Shared, key: str, seconds: float) -> None:
+    """Move the times Redis recorded under ``key`` (a bucket's ``when``, the times of
+    failed logins) back by ``seconds``: as if that much time had passed on Redis's
+    clock, which the limits' scripts read, without waiting for it."""
+    kind = await shared.redis.type(key)
+    if kind == "hash":
+        when = float(await shared.redis.hget(key, "when"))
+        await shared.redis.hset(key, "when", f"{when - seconds:.6f}")
+    else:
+        assert kind == "zset", (key, kind)
+        entries = await shared.redis.zrange(key, 0, -1, withscores=True)
+        await shared.redis.zadd(key, {member: score - seconds for member, score in entries})
 
 
 @pytest.fixture
@@ -188,36 +212,36 @@ def test_shared_buckets_and_login_limits(prefix: str) -> None:
     async def check() -> None:
         shared = await open_shared(REDIS_URL, prefix)
         try:
-            buckets = SharedBuckets(shared, "t", burst=2, seconds=10.0)
-            other = SharedBuckets(shared, "t", burst=2, seconds=10.0)  # another process's
+            # Periods of an hour and waits of a minute or more: the bounds below hold
+            # however long the machine stalls between two steps (up to half a minute);
+            # time passes only where the test moves the recorded times back.
+            hour = 3600.0
+            buckets = SharedBuckets(shared, "t", burst=2, seconds=hour)
+            other = SharedBuckets(shared, "t", burst=2, seconds=hour)  # another process's
             assert [await buckets.acquire("a"), await other.acquire("a")] == [0, 0]
-            assert 9 <= await buckets.acquire("a") <= 10
+            assert hour - 30 <= await buckets.acquire("a") <= hour
             assert await other.acquire("b") == 0
-            fast = SharedBuckets(shared, "fast", burst=1, seconds=0.2)
-            assert [await fast.acquire("x"), await fast.acquire("x")] == [0, 1]
-            await asyncio.sleep(0.25)
-            assert await fast.acquire("x") == 0
+            # An hour later the bucket has regained one token, not two.
+            await earlier(shared, shared.key("bucket", "t", "a"), hour)
+            assert await other.acquire("a") == 0
+            assert 0 < await buckets.acquire("a") <= hour
             limits = SharedLoginLimits(
-                shared,
-                per_pair=2,
-                per_address=3,
-                step=1.0,
-                pair_cap=1.5,
-                address_cap=1.5,
-                window=0.5,  # forgets them all before the delays are over
-            )
+                shared, per_pair=2, per_address=3, step=60.0, pair_cap=90.0, address_cap=90.0
+            )  # failures are remembered for an hour (the window)
             await limits.failed("Ann", "10.0.0.1")
             assert await limits.wait("ann", "10.0.0.1") == 0
             await limits.failed("ANN", "10.0.0.1")  # the name counts by its key
-            assert 0 < await limits.wait("Ann", "10.0.0.1") <= 1.0
+            assert 30 < await limits.wait("Ann", "10.0.0.1") <= 60
             assert await limits.wait("Ann", "10.0.0.2") == 0  # never the name alone
             await limits.failed("Bob", "10.0.0.1")  # the address's third
-            assert 0 < await limits.wait("Cid", "10.0.0.1") <= 1.0
+            assert 30 < await limits.wait("Cid", "10.0.0.1") <= 60
             assert await limits.wait("Cid", "10.0.0.9") == 0
             await limits.failed("Ann", "10.0.0.1")  # the pair's third: a longer wait
-            assert 1.0 < await limits.wait("Ann", "10.0.0.1") <= 1.5
-            await limits.succeeded("ann", "10.0.0.1")
-            await asyncio.sleep(0.55)
+            assert 60 < await limits.wait("Ann", "10.0.0.1") <= 90
+            await limits.succeeded("ann", "10.0.0.1")  # clears the pair, not the address
+            assert 60 < await limits.wait("Bob", "10.0.0.1") <= 90
+            # Once the window is over the address's failures are forgotten.
+            await earlier(shared, shared.key("login", "addr", "10.0.0.1"), hour)
             assert await limits.wait("Bob", "10.0.0.1") == 0
         finally:
             await shared.close()
@@ -234,7 +258,7 @@ def test_the_shared_lock_is_held_alone_and_a_lapsed_lease_frees_nobody_else(
             inside: list[str] = []
 
             async def hold(shared: Shared, who: str) -> None:
-                async with shared.locked("x"):
+                async with shared.locked("x", wait=GUARD):
                     inside.append(who)
                     await asyncio.sleep(0.05)
                     assert inside[-1] == who  # nobody else came in meanwhile
@@ -247,15 +271,15 @@ def test_the_shared_lock_is_held_alone_and_a_lapsed_lease_frees_nobody_else(
             # leaves the new holder's lock alone.
             late = first.locked("y", lease=0.1)
             await late.__aenter__()
-            await asyncio.sleep(0.15)
-            now = second.locked("y", lease=5.0, wait=1.0)
+            await lapsed(first, "y")
+            now = second.locked("y", lease=GUARD, wait=GUARD)
             token = await now.__aenter__()
             await late.__aexit__(None, None, None)
             assert await second.redis.get(second.lock_key("y")) == token
             await now.__aexit__(None, None, None)
             assert await second.redis.get(second.lock_key("y")) is None
             with pytest.raises(LockTimeout):
-                async with first.locked("z"), second.locked("z", wait=0.1):
+                async with first.locked("z", lease=GUARD), second.locked("z", wait=0.1):
                     pass
         finally:
             await first.close()
@@ -274,14 +298,14 @@ def test_seeks_changed_after_their_lease_ran_out_are_not_written(prefix: str) ->
             async def slow_change() -> None:
                 async with store.holding() as seeks:
                     seeks["x"] = Seek("x", "h", ("fake", False, None), "Ann", None, 1.0, 1.0)
-                    await asyncio.sleep(0.15)
+                    await lapsed(shared, "seeks")
 
             with pytest.raises(HubError) as refused:  # a 503 the client may retry
                 await slow_change()
             assert refused.value.status == 503
             assert isinstance(refused.value.__context__, LockLost)
             assert await store.peek() == {}
-            store.lease = 5.0
+            store.lease = GUARD
             async with store.holding() as seeks:
                 seeks["x"] = Seek("x", "h", ("fake", False, TimeControl(1000, 0)), "A", None, 1, 1)
             (kept,) = (await store.peek()).values()
@@ -399,13 +423,13 @@ def test_an_analysis_hold_is_one_per_requester_and_lapses_with_its_lease(prefix:
             await first.release("account:1")
             assert await second.claim("account:1")
             # A process that died holding it: the lease frees the requester.
-            token = await shared[0].hold("x", lease=0.1)
+            token = await shared[0].hold("x", lease=GUARD)
             assert token is not None
-            assert await shared[1].hold("x", lease=5.0) is None
-            assert await shared[0].extend("x", token, lease=0.2)
-            await asyncio.sleep(0.25)
-            assert not await shared[0].extend("x", token, lease=5.0)
-            assert await shared[1].hold("x", lease=5.0) is not None
+            assert await shared[1].hold("x", lease=GUARD) is None
+            assert await shared[0].extend("x", token, lease=0.1)  # then it stops renewing
+            await lapsed(shared[0], "x")
+            assert not await shared[0].extend("x", token, lease=GUARD)
+            assert await shared[1].hold("x", lease=GUARD) is not None
         finally:
             storage.close()
             for s in shared:
@@ -576,6 +600,44 @@ def test_two_processes_each_holding_a_finished_table_make_one_rematch(
         assert [row[0] for row in stored.execute(query, (table_id,))] == [new.id]
         (meta,) = stored.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
     assert json.loads(meta)["rematch_id"] == new.id
+
+
+def test_an_owners_unexpected_failure_is_a_503_with_its_reason_never_a_bare_500(
+    pair: tuple[ServerThread, ServerThread],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A request about a table whose owner fails unexpectedly (a bug, a lost database
+    connection): through the other process as through the owner, the client gets a 503
+    with Retry-After and a JSON detail it can show (in English and Ukrainian), and the
+    owner logs the failure with its traceback."""
+    owner, other = pair
+    table_id, _tokens = Api(owner.base).seat_players("fake", ["Ann", "Bob"], options={"hand": 1})
+    live = owner.app.state.hub.tables[table_id]
+
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("the owner failed here")
+
+    monkeypatch.setattr(live.table, "info", broken)
+    expected = {
+        "code": "owner_failed",
+        "message": render("server.owner_failed", {}),
+        "message_id": "server.owner_failed",
+        "params": {},
+    }
+    with caplog.at_level(logging.ERROR, logger="cardtable.server.cluster"):
+        for server in (other, owner):  # forwarded to the owner, and run there
+            answer = Api(server.base).http.get(f"/api/tables/{table_id}")
+            assert answer.status_code == 503, answer.text
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.json() == {"detail": expected}
+    assert set(CATALOG["server.owner_failed"]) == {"en", "uk"}
+    logged = [r for r in caplog.records if r.exc_info and isinstance(r.exc_info[1], RuntimeError)]
+    assert len(logged) == 2, [r.getMessage() for r in caplog.records]
+    assert all(table_id in r.getMessage() for r in logged)
+    assert table_id not in other.app.state.hub.tables  # the other process only forwarded
+    monkeypatch.undo()
+    assert Api(other.base).http.get(f"/api/tables/{table_id}").status_code == 200
 
 
 def test_a_rematch_stored_at_once_by_two_writers_is_one_table(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@
 a process that does not own the table forwards the request over Redis (``call``) and
 answers with the owner's response (``reply``); records and replays come from storage
 on any process. A request is never answered "no such table" by a process that merely
-does not hold the table (:meth:`Forwarding.forward`).
+does not hold the table (:meth:`Forwarding.forward`), nor a bare 500 when the owner
+fails unexpectedly: that is a 503 ``owner_failed`` with ``Retry-After``, the failure
+logged with its traceback on the owner (:meth:`Forwarding._run_owned`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message
 
+from cardtable.messages import render
 from cardtable.server.cluster.bus import Bus
 from cardtable.server.storage import Storage
 
@@ -108,7 +111,7 @@ class Forwarding(Bus):
             if owner is None and self.draining:  # let go, not claimed yet: ask again
                 return self._unavailable("the table is moving to another process: try again")
             if owner is None or owner == self.me:
-                status, headers, content = await self._run_request(payload)
+                status, headers, content = await self._run_owned(payload)
             else:
                 answer = await self._call(owner, payload)
                 if answer is None:
@@ -152,37 +155,48 @@ class Forwarding(Bus):
         return await self.hub.storage.aread(lambda s: Storage.rematch_id(s, table_id))
 
     @staticmethod
-    def _unavailable(message: str) -> JSONResponse:
+    def _refusal(code: str, message: str) -> dict[str, Any]:
+        """The JSON body of a 503 about the table's owner (message id ``server.<code>``)."""
+        detail = {"code": code, "message": message, "message_id": f"server.{code}", "params": {}}
+        return {"detail": detail}
+
+    @classmethod
+    def _unavailable(cls, message: str) -> JSONResponse:
         """503 ``owner_unreachable``: the table's owner cannot answer now (it died, or
         the table is between two owners); asked again shortly, another will."""
         return JSONResponse(
-            {
-                "detail": {
-                    "code": "owner_unreachable",
-                    "message": message,
-                    "message_id": "server.owner_unreachable",
-                    "params": {},
-                }
-            },
-            503,
-            headers={"Retry-After": "1"},
+            cls._refusal("owner_unreachable", message), 503, headers={"Retry-After": "1"}
         )
 
     async def _answer_call(self, rid: str, text: str) -> None:
         """Run a forwarded request through this process's application."""
         payload = json.loads(text)
         edge = payload["edge"]
-        try:
-            status, headers, body = await self._run_request(payload)
-        except Exception:
-            log.exception("forwarded request failed")
-            status, headers, body = 500, [], b""
+        status, headers, body = await self._run_owned(payload)
         answer = {
             "status": status,
             "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in headers],
             "body": base64.b64encode(body).decode(),
         }
         self.send(edge, "reply", rid, json.dumps(answer))
+
+    async def _run_owned(self, payload: dict[str, Any]) -> tuple[int, list[Any], bytes]:
+        """Run a request about a table this process owns (forwarded here, or arrived
+        here): its status, headers and body. An unexpected failure is logged with its
+        traceback and answered 503 ``owner_failed`` with ``Retry-After`` (the client asks
+        again; a failure of the moment, such as a lost database connection, passes),
+        never a bare 500 that names no cause."""
+        try:
+            return await self._run_request(payload)
+        except Exception:
+            log.exception(
+                "request %s %s about a table failed on its owner",
+                payload.get("method"),
+                payload.get("path"),
+            )
+        body = self._refusal("owner_failed", render("server.owner_failed", {}))
+        headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+        return 503, headers, json.dumps(body).encode()
 
     async def _run_request(self, payload: dict[str, Any]) -> tuple[int, list[Any], bytes]:
         assert self.app is not None
