@@ -8,8 +8,8 @@ import time
 from collections import Counter
 
 import pytest
-from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
+from server_helpers import fast_settings
 from test_server_storage import seated_table
 
 from cardtable.server import leases

@@ -19,9 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fast_settings
 from server_fakegame import fake_bots, fake_games
-from server_helpers import GUARD, Api, ServerThread, StepClock, clients, play_first_moves
+from server_helpers import (
+    GUARD,
+    Api,
+    ServerThread,
+    StepClock,
+    clients,
+    fast_settings,
+    play_first_moves,
+)
 
 from cardtable.bots.review import ReviewBudget
 from cardtable.messages import CATALOG, render
