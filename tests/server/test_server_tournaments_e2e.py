@@ -280,7 +280,9 @@ def test_candidate_swiss_of_24_survives_a_sigkill(tmp_path: Any) -> None:
             for table in r["tables"]:
                 for name in table["seats"]:
                     sim = next(s for s in sims if s.name == name)
-                    assert table["table_id"] in sim.played
+                    # Played through, or sent there before the SIGKILL and finished
+                    # by a stand-in while the player was reconnecting (a busy machine).
+                    assert table["table_id"] in sim.played | set(sim.seated)
     finally:
         if server.proc is not None:
             server.proc.kill()
