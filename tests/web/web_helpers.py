@@ -27,17 +27,23 @@ GUARD = 300.0
 
 class GuardedBrowser:
     """A Playwright browser whose every new context waits up to :data:`WAIT_MS` (not
-    Playwright's 30 s) for a selector, a function, a navigation or a click."""
+    Playwright's 30 s) for a selector, a function, a navigation or a click.
+
+    Service workers are blocked unless a test asks for them
+    (``service_workers="allow"``): the site's worker (static/sw.js) only answers page
+    loads when the network fails, and the install test proves it on its own."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
 
     def new_context(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         context.set_default_timeout(WAIT_MS)
         return context
 
     def new_page(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
         page = self._browser.new_page(**options)
         page.set_default_timeout(WAIT_MS)
         return page

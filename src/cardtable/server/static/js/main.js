@@ -10,6 +10,7 @@
 //   /leaderboard[?game=] the best-rated players of a game (leaderboard.js)
 //   /tournaments         tournaments: upcoming, running, finished; create one
 //   /tournament/ID[?code=X]  a tournament: register, standings, rounds, your table
+//   /offline.html        the service worker's offline page (sw.js), static
 //   anything else        "page not found" (the server answers such addresses with 404)
 
 import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
@@ -153,3 +154,13 @@ loadSession().finally(() => {
   route();
   startSendoff();
 });
+
+// The service worker (sw.js) makes the site installable on a phone's home screen and
+// shows an offline page when a page cannot load; it caches nothing a game needs.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js").catch(() => {
+      // Not installable here (a private window, a blocked worker): the site works the same.
+    });
+  });
+}
