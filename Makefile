@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test test-busy lint typecheck bench clean
+.PHONY: run test test-busy lint typecheck jscheck bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,8 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(APP_STAMP)
 	$(BIN)/cardtable serve
 
-## test: lint, type-check the engine, run the whole suite
-test: $(STAMP) lint typecheck
+## test: lint, type-check the engine and the web client's JavaScript, run the whole suite
+test: $(STAMP) lint typecheck jscheck
 	$(BIN)/python -m pytest -n auto --dist loadgroup -q || test $$? -eq 5  # 5: no tests collected
 
 ## test-busy: `make test` beside a CPU hog (one spinning process per core, stopped by
@@ -42,6 +42,19 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+## jscheck: the web client's JavaScript: TypeScript over its JSDoc types (no build step,
+## nothing emitted) and ESLint with no import cycle; the tools come from package-lock.json
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make jscheck needs Node.js and npm (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+jscheck: $(NODE_STAMP)
+	node_modules/.bin/tsc -p jsconfig.json
+	node_modules/.bin/tsc -p jsconfig.worker.json
+	node_modules/.bin/eslint src/cardtable/server/static
 
 ## bench: engine speed against OpenSpiel, in one run
 bench: $(STAMP)

@@ -4,31 +4,34 @@
 // game state is ever served from a cache. Play needs the server (and its WebSocket);
 // there is no offline play.
 
+/** This worker's global scope, typed as what it is (the type check's library names it). */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const CACHE = "cardtable-offline-v1";
 // What the offline page needs: itself (self-contained) and the icons it may show.
 const OFFLINE = "/offline.html";
 const KEEP = [OFFLINE, "/icons/icon.svg", "/icons/icon-192.png", "/manifest.webmanifest"];
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll(KEEP))
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   // Drop the caches of earlier versions, then serve open pages at once.
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   // Only page loads are answered here: from the network, or the offline page when the
   // network fails. Everything else goes to the network untouched.
   if (event.request.mode !== "navigate") return;

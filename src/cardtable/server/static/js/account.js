@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
-import { navigate } from "./main.js";
+import { navigate } from "./nav.js";
 
 let current = null; // {name} of the signed-in account, or null
 let loaded = null; // the Promise of the first look-up

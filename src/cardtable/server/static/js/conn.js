@@ -136,8 +136,8 @@ export class TableConnection {
     this.send({ type: "sync", token: this.token });
   }
 
-  /** During the pause between deals or rounds: this seat is ready to go on. */
-  ready() {
+  /** During the pause between deals or rounds: say this seat is ready to go on. */
+  sayReady() {
     if (!this.token || !this.state || !this.state.pause) return false;
     return this.send({ type: "ready", token: this.token });
   }

@@ -28,7 +28,7 @@ export function h(tag, attrs = {}, ...children) {
 /** Replace the children of `el`, keeping the keyboard focus on the element with the
  * same data-key when it is re-created (tables re-render on every update). */
 export function replaceKeepingFocus(el, ...children) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && el.contains(active) ? active.dataset.key : null;
   el.replaceChildren(...children.flat(Infinity).filter(Boolean));
   if (key) {

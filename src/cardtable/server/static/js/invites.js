@@ -5,7 +5,7 @@
 import { api, hostToken, saveSeat, savedName } from "./api.js";
 import { announce, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { navigate } from "./main.js";
+import { navigate } from "./nav.js";
 import { refusalText } from "./messages.js";
 
 /** An API refusal in the player's language (its message id), else its English text. */

@@ -18,6 +18,8 @@ import { h } from "./dom.js";
 import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
+import { showMissing } from "./missing.js";
+import { navigate, setRouter } from "./nav.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { startSendoff, takeSeatFromAddress } from "./sendoff.js";
@@ -26,11 +28,6 @@ import { showTournament } from "./tournament.js";
 import { showTournaments } from "./tournaments.js";
 
 let leave = null; // the current page's clean-up (closes a table's WebSocket)
-
-export function navigate(path) {
-  history.pushState(null, "", path);
-  route();
-}
 
 function route() {
   if (leave) leave();
@@ -70,25 +67,6 @@ function route() {
     showMissing(main, t("notFound"), t("notFoundText", { path }));
   }
   renderHeader();
-}
-
-/** A page saying something is not there, in the app's style, with the way back. */
-export function showMissing(main, title, text, other = null) {
-  document.title = `${title} · cardtable`;
-  main.replaceChildren(
-    h(
-      "section",
-      { class: "panel missing", "data-missing": "" },
-      h("h1", {}, title),
-      h("p", {}, text),
-      h(
-        "p",
-        { class: "actions" },
-        other ? h("a", { href: other.href, "data-nav": "", class: "button primary" }, other.label) : null,
-        h("a", { href: "/", "data-nav": "", class: other ? "button" : "button primary" }, t("toLobby")),
-      ),
-    ),
-  );
 }
 
 function renderHeader() {
@@ -141,12 +119,15 @@ function whoIsIn(link) {
 }
 
 document.addEventListener("click", (event) => {
-  const a = event.target.closest("a[data-nav]");
+  const a = /** @type {HTMLAnchorElement | null} */ (
+    /** @type {Element} */ (event.target).closest("a[data-nav]")
+  );
   if (!a || event.ctrlKey || event.metaKey || event.shiftKey || a.target) return;
   event.preventDefault();
   navigate(a.getAttribute("href"));
 });
 
+setRouter(route);
 window.addEventListener("popstate", route);
 onLangChange(() => route());
 onSessionChange(() => renderHeader());

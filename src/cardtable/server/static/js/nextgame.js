@@ -7,8 +7,8 @@ import { api, saveSeat, savedSeat } from "./api.js";
 import { announce, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
-import { GAME_SEATS, optionFields, optionsText, readOptions } from "./lobby.js";
-import { navigate } from "./main.js";
+import { GAME_SEATS, optionFields, optionsText, readOptions } from "./options.js";
+import { navigate } from "./nav.js";
 
 /**
  * The "next game" part of a finished table's result: `update(state, message)` after every

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { h } from "./dom.js";
 import { playerName, t } from "./i18n.js";
-import { showMissing } from "./main.js";
+import { showMissing } from "./missing.js";
 import { MoveList, clockText, describeMove } from "./movelist.js";
 import { SpyBoard } from "./spy.js";
 

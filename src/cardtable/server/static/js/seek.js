@@ -9,8 +9,8 @@ import { api, saveName, saveSeat, savedName } from "./api.js";
 import { announce, append, fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
-import { GAME_SEATS } from "./lobby.js";
-import { navigate } from "./main.js";
+import { GAME_SEATS } from "./options.js";
+import { navigate } from "./nav.js";
 import { ratingBadge } from "./ratings.js";
 
 /** The clocks offered, by key: minutes each and seconds added per move. */

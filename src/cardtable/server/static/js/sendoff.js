@@ -12,7 +12,7 @@ import { onSessionChange, signedIn } from "./account.js";
 import { api, saveSeat, saveTableTournament, savedSeat } from "./api.js";
 import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { navigate } from "./main.js";
+import { navigate } from "./nav.js";
 
 const POLL_MS = 4000;
 /** Seconds the banner waits before it moves the player. */

@@ -9,7 +9,7 @@ import { TableConnection } from "./conn.js";
 import { announce, fill, h, hideToast, toast } from "./dom.js";
 import { moveText, seatName, t } from "./i18n.js";
 import { apiErrorText, waitingInvites, waitingLine } from "./invites.js";
-import { showMissing } from "./main.js";
+import { showMissing } from "./missing.js";
 import { nextGame } from "./nextgame.js";
 import { loadMessages, refusalText } from "./messages.js";
 import { clockText } from "./movelist.js";
@@ -354,7 +354,7 @@ function play(main, tableId, mine, missing) {
       : null;
     if (readyButton) {
       readyButton.addEventListener("click", () => {
-        if (conn.ready()) {
+        if (conn.sayReady()) {
           readyButton.disabled = true;
           readyButton.textContent = t("waitingOthers");
         }

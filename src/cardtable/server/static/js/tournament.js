@@ -13,10 +13,10 @@ import { signedIn } from "./account.js";
 import { api, tournamentCode } from "./api.js";
 import { append, fill, h, toast } from "./dom.js";
 import { playerName, t } from "./i18n.js";
-import { showMissing } from "./main.js";
+import { showMissing } from "./missing.js";
 import { timeControlText } from "./seek.js";
 import { goToTable, offerTable } from "./sendoff.js";
-import { badges, durationText, tournamentErrorText, whenText } from "./tournaments.js";
+import { badges, durationText, roundCount, tournamentErrorText } from "./tournaments.js";
 
 const POLL_MS = 3000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
@@ -431,13 +431,6 @@ export function showTournament(main, id, { code = null } = {}) {
     if (ws) ws.close();
   }
   return stop;
-}
-
-/** How many rounds the tournament has (its detail's "rounds" lists them; the spec and
- * the summary count them). */
-export function roundCount(data) {
-  if (typeof data.rounds === "number") return data.rounds;
-  return (data.spec && data.spec.rounds) || (data.rounds || []).length;
 }
 
 /** The tournament and each round's game in a few words: "3 rounds · Spy vs Spy

@@ -9,10 +9,9 @@ import { fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { refusalText } from "./messages.js";
-import { optionFields, readOptions } from "./lobby.js";
-import { navigate } from "./main.js";
+import { optionFields, readOptions } from "./options.js";
+import { navigate } from "./nav.js";
 import { CLOCKS, timeControlText } from "./seek.js";
-import { roundCount } from "./tournament.js";
 
 /** The formats each game is played in, the first one the default. */
 export const GAME_FORMATS = { candidate: ["swiss", "arena"], spy: ["race", "arena"] };
@@ -337,4 +336,11 @@ export async function tournamentErrorText(err) {
   const key = `tnErr_${code}`;
   const said = t(key, params);
   return said === key ? apiErrorText(err) : said;
+}
+
+/** How many rounds the tournament has (its detail's "rounds" lists them; the spec and
+ * the summary count them). */
+export function roundCount(data) {
+  if (typeof data.rounds === "number") return data.rounds;
+  return (data.spec && data.spec.rounds) || (data.rounds || []).length;
 }
