@@ -36,7 +36,9 @@ export function showLobby(main) {
     }
   }
 
+  // Play now first: the quickest way to a game, in view on a phone without scrolling.
   main.append(
+    seeking.element,
     h(
       "section",
       { class: "panel", "aria-labelledby": "open-h" },
@@ -44,7 +46,6 @@ export function showLobby(main) {
       h("button", { type: "button", onclick: refresh, class: "small" }, t("refresh")),
       openList,
     ),
-    seeking.element,
     tournaments.element,
     h(
       "section",

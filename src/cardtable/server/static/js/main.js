@@ -69,6 +69,9 @@ function route() {
   renderHeader();
 }
 
+/** Each language's name in itself, in full and in two letters. */
+const LANG_NAMES = { en: ["English", "EN"], uk: ["Українська", "УК"] };
+
 function renderHeader() {
   const header = document.getElementById("header");
   const link = (href, label) =>
@@ -85,24 +88,33 @@ function renderHeader() {
           class: "lang",
           "aria-pressed": code === lang() ? "true" : "false",
           "data-lang": code,
+          "aria-label": LANG_NAMES[code][0],
           onclick: () => setLang(code),
         },
-        code === "uk" ? "Українська" : "English",
+        // The language's own name; on a phone its two letters (app.css).
+        h("span", { class: "full" }, LANG_NAMES[code][0]),
+        h("span", { class: "short", "aria-hidden": "true" }, LANG_NAMES[code][1]),
       ),
     ),
   );
   header.replaceChildren(
     h("a", { class: "skip", href: "#main" }, t("skip")),
-    h("span", { class: "brand" }, "♠♥ cardtable ♦♣"),
+    h("span", { class: "brand" }, "♠♥ cardtable", h("span", { class: "brandtail", "aria-hidden": "true" }, " ♦♣")),
+    // The pages and the account corner: one line of the header on a desktop, a second
+    // line that scrolls sideways on a phone (app.css).
     h(
-      "nav",
-      { "aria-label": "main" },
-      link("/", t("navLobby")),
-      link("/tournaments", t("navTournaments")),
-      link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
-      link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
+      "div",
+      { class: "headrow" },
+      h(
+        "nav",
+        { "aria-label": "main" },
+        link("/", t("navLobby")),
+        link("/tournaments", t("navTournaments")),
+        link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
+        link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
+      ),
+      whoIsIn(link),
     ),
-    whoIsIn(link),
     switcher,
   );
 }

@@ -104,7 +104,8 @@ function play(main, tableId, mine, missing) {
   // Said plainly: rated or casual, and whether hints are allowed (docs/server.md, Fair play).
   const tags = h("p", { class: "tabletags", id: "table-tags" });
   forgetRatings();
-  const banner = h("div", { class: "banner", role: "status", hidden: true });
+  // The connection's state: kept in view wherever the player has scrolled (app.css).
+  const banner = h("div", { class: "banner connbanner", role: "status", hidden: true });
   const seatsBar = h("ul", { class: "seatsbar", "aria-label": t("seats") });
   const status = h("p", { class: "turn", id: "turn-status" });
   const boardHolder = h("div", { class: "boardholder" });
@@ -149,7 +150,7 @@ function play(main, tableId, mine, missing) {
       if (lastState) renderSeats(lastState); // your own seat says the connection is lost
       if (status === "lost") {
         banner.hidden = false;
-        banner.className = "banner warn";
+        banner.className = "banner connbanner warn";
         banner.textContent = t("err_lost", { s: seconds });
       } else if (status === "gone") {
         missing();
