@@ -473,3 +473,42 @@ def test_spy_replay_captions_moves_in_words_with_their_race_time(
     for page in (ann, bob):
         assert page.errors == []
         page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_a_desktop_table_is_in_view_without_scrolling_and_its_result_first(
+    web_server: WebServer, browser: Any, shots: Path, size: tuple[int, int]
+) -> None:
+    """On 1280×800 and 1920×1080 the hand, the actions, the opponent, the lobby and the
+    move list are all in view during a deal, with the page at its top; when the match
+    ends its result is what the window shows."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    against_bot(web_server.base, page, seed=21)
+    play_until(page, lambda: any(m.startswith(("play", "pass")) for m in legal(page)))
+    page.wait_for_selector(".lobby .card[data-card]")
+    page.evaluate("window.scrollTo(0, 0)")
+    for selector in (
+        ".dock .hand.mine",
+        "#play-button",
+        "#pass-button",
+        ".side.theirs",
+        ".centre .piles",
+        ".lobby",
+        ".movelist",
+    ):
+        inside_viewport(page, selector)
+    if width == 1280:
+        page.wait_for_timeout(300)  # the cards have landed
+        page.screenshot(path=str(shots / "candidate-desktop-1280.png"))
+    play_until(page, lambda: page.get_attribute("#main", "data-status") == "finished")
+    page.wait_for_selector(".result:not([hidden]) .winners")
+    for selector in (".result h2", ".result .winners", ".result .totals"):
+        inside_viewport(page, selector)
+    if width == 1280:
+        page.screenshot(path=str(shots / "candidate-desktop-result-1280.png"))
+    assert page.errors == []
+    context.close()

@@ -115,7 +115,8 @@ function play(main, tableId, mine, missing) {
   const next = nextGame(tableId, mine);
   // Said plainly when a run-out clock made a move: whose, which, and what happens next.
   const clockNote = h("p", { class: "banner warn clocknote", role: "alert", hidden: true });
-  main.append(h("div", { class: "titlebar" }, title, tags, soundSwitch()), banner, seatsBar, status, clockNote, waiting.el, pausePanel, boardHolder, result);
+  // The result of a match comes above the board: the first thing seen when it ends.
+  main.append(h("div", { class: "titlebar" }, title, tags, soundSwitch()), banner, seatsBar, status, clockNote, result, waiting.el, pausePanel, boardHolder);
 
   let board = null;
   let clocksAt = 0;
@@ -419,7 +420,10 @@ function play(main, tableId, mine, missing) {
       tournament ? null : next.el,
       h("div", { class: "actions" }, actions),
     );
+    const shown = !result.hidden;
     result.hidden = false;
+    // When the match ends, the page goes to its result (not on every later update).
+    if (!shown) result.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   return () => {
