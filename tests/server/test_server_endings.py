@@ -9,15 +9,14 @@ moves kept. Every refusal carries a ``table.<code>`` message id said in both lan
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 from server_helpers import Api, Client, ServerThread, clients, fast_settings
+from test_server_fairplay import rated_pair
 from test_server_tournaments import START, FakeClock, claim_all, new_tournament, run
 from test_server_tournaments import account as tournament_account
 
@@ -56,18 +55,6 @@ def ended(client: Client, kind: str) -> dict[str, Any]:
     return update
 
 
-def account(base: str, prefix: str) -> tuple[str, dict[str, str]]:
-    """A new account: its name and the Authorization header to send."""
-    name = f"{prefix}{uuid.uuid4().hex[:8]}"
-    answer = httpx.post(
-        f"{base}/api/account/register",
-        json={"name": name, "password": "correct horse battery", "bearer": True},
-        headers=WEB,
-    )
-    assert answer.status_code == 201, answer.text
-    return name, {"Authorization": f"Bearer {answer.json()['token']}"}
-
-
 def test_a_resignation_ends_the_match_for_everyone_and_is_stored(
     real_server: ServerThread,
 ) -> None:
@@ -98,23 +85,9 @@ def test_a_resignation_ends_the_match_for_everyone_and_is_stored(
 
 def test_a_rated_resignation_is_a_loss_for_the_resigner(real_server: ServerThread) -> None:
     api = Api(real_server.base)
-    people = [account(real_server.base, "Ada"), account(real_server.base, "Ben")]
-    created = api.http.post(
-        "/api/tables",
-        json={"game": "candidate", "seats": [{"type": "open"}] * 2, "rated": True},
-        headers=people[0][1],
+    table_id, tokens, (ada_name, ben_name) = rated_pair(
+        api, real_server.base, game="candidate", options={}
     )
-    assert created.status_code == 201, created.text
-    table_id = created.json()["table"]["id"]
-    tokens = []
-    for invite, (name, head) in zip(created.json()["invites"], people, strict=True):
-        seated = api.http.post(
-            f"/api/tables/{table_id}/join",
-            json={"invite": invite["code"], "name": name},
-            headers=head,
-        )
-        assert seated.status_code == 200, seated.text
-        tokens.append(seated.json()["token"])
     with clients(real_server.base, table_id, tokens) as (ada, ben):
         ada.hello()
         ben.hello()
@@ -122,8 +95,8 @@ def test_a_rated_resignation_is_a_loss_for_the_resigner(real_server: ServerThrea
         refused(ada, "takeback_rated")
         send(ben, "resign")
         ended(ada, "resign")
-    (ada_rating,) = api.http.get(f"/api/players/{people[0][0]}").json()["ratings"]
-    (ben_rating,) = api.http.get(f"/api/players/{people[1][0]}").json()["ratings"]
+    (ada_rating,) = api.http.get(f"/api/players/{ada_name}").json()["ratings"]
+    (ben_rating,) = api.http.get(f"/api/players/{ben_name}").json()["ratings"]
     assert (ada_rating["wins"], ada_rating["losses"]) == (1, 0)
     assert (ben_rating["wins"], ben_rating["losses"]) == (0, 1)
     assert ada_rating["mu"] > ben_rating["mu"]
