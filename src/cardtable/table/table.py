@@ -848,7 +848,8 @@ class Table:
         """Everything one recipient may see: their own view only (see docs/protocol.md)."""
         match = self.match
         view = match.view(seat) if match is not None else None
-        to_move = match.to_move() if match is not None else None
+        # A match resigned or aborted has nobody to move, whatever its cards say.
+        to_move = match.to_move() if match is not None and self.ending is None else None
         return {
             "table": self.id,
             "game": self.game.info.name,
