@@ -85,6 +85,17 @@ def test_takeback_then_resign_against_a_bot(
         " && document.querySelector('.board.candidate').dataset.legal !== '[]'"
     )
     assert legal(ann) == before  # the very position she moved from
+    # A few moves more, so the result below is of a game under way.
+    for _ in range(6):
+        ann.wait_for_function(
+            "document.querySelector('#main').dataset.status !== 'playing'"
+            " || document.querySelector('.board.candidate').dataset.legal !== '[]'"
+        )
+        if ann.get_attribute("#main", "data-status") != "playing":
+            break
+        mark = int(ann.get_attribute("#main", "data-version") or 0)
+        ann.evaluate("(move) => window.cardtableConnection.move(move)", legal(ann)[-1])
+        ann.wait_for_function(f"Number(document.querySelector('#main').dataset.version) > {mark}")
     # Resign asks first; Cancel keeps playing.
     ann.click("#resign-button")
     assert "It counts as a loss" in ann.inner_text(".matchbuttons.confirm")
