@@ -52,6 +52,14 @@ table counts ``pacing.start_count`` seconds (3-2-1) during which no move is acce
 from the end of its count; the table keeps it (not the faces), so a reloaded page or a
 second window shows the same time.
 
+Resign, abort, takeback. In a turn-based game a person may end the match before its
+cards run out — :meth:`Table.resign` at any moment (the others win whatever the
+totals), :meth:`Table.abort` before any person has moved (no result) — and, at a casual
+table of one person against bots outside tournaments, :meth:`Table.take_back` their
+last move and the bots' replies: the match is rebuilt by replaying the moves kept, so
+the position is exactly the earlier one. :meth:`Table.may` says which a seat may ask
+for now; :meth:`Table.result` and :meth:`Table.record` say how the match ended.
+
 :meth:`Table.next_wakeup` tells the caller when to look again.
 """
 
