@@ -102,6 +102,20 @@ def test_a_rated_resignation_is_a_loss_for_the_resigner(real_server: ServerThrea
     assert ada_rating["mu"] > ben_rating["mu"]
 
 
+def test_an_aborted_rated_game_rates_nobody(real_server: ServerThread) -> None:
+    api = Api(real_server.base)
+    table_id, tokens, names = rated_pair(api, real_server.base, game="candidate", options={})
+    with clients(real_server.base, table_id, tokens) as (ada, ben):
+        ada.hello()
+        ben.hello()
+        send(ada, "abort")
+        assert ended(ben, "abort")["state"]["result"]["ending"] == "aborted"
+    record = api.http.get(f"/api/tables/{table_id}/record").json()
+    assert record["ended"] == {"how": "aborted", "seat": 0}
+    for name in names:
+        assert api.http.get(f"/api/players/{name}").json()["ratings"] == []
+
+
 def test_abort_before_the_first_move_and_not_after(real_server: ServerThread) -> None:
     api = Api(real_server.base)
     table_id, tokens = api.seat_players("candidate", ["Ann", "Bob"])
