@@ -120,6 +120,7 @@ def test_resign_on_a_ukrainian_phone(web_server: WebServer, browser: Any, shots:
     errors = watch_errors(bob)
     bob.click("#resign-button")
     assert "поразку" in bob.inner_text(".matchbuttons.confirm")
+    bob.screenshot(path=str(shots / "candidate-resign-confirm-uk-phone.png"))
     bob.click("#resign-yes")
     bob.wait_for_selector(".result:not([hidden]) .winners[data-ending='resigned']")
     assert bob.inner_text(".result .winners").startswith("Богдан здається: перемога — ")
