@@ -109,6 +109,13 @@ def test_takeback_then_resign_against_a_bot(
     assert ann.locator("#play-button").count() == 0  # no dock once it is over
     ann.locator(".result").scroll_into_view_if_needed()
     ann.screenshot(path=str(shots / "candidate-resigned.png"))
+    # The replay's last step says how the game ended.
+    ann.goto(f"{base}/replay/{created['table']['id']}")
+    ann.click("button[data-step='end']")
+    ann.wait_for_function(
+        "document.querySelector('.replaymove')?.textContent.includes('Ann resigned')"
+    )
+    assert ann.inner_text(".replaymove").endswith(". Ann resigned: Bot (easy) won")
     assert errors == []
     ann.context.close()
 
