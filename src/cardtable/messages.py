@@ -533,6 +533,14 @@ _CATALOG: dict[str, dict[str, str]] = {
         "en": 'expected "candidate", got {got}',
         "uk": 'очікується "candidate", а тут {got}',
     },
+    "candidate.record_ending": {
+        "en": 'expected "resigned" or "aborted", got {got}',
+        "uk": 'очікується "resigned" або "aborted", а тут {got}',
+    },
+    "candidate.record_ended_over": {
+        "en": "the match was played to its end: it cannot have been resigned or aborted",
+        "uk": "партію зіграно до кінця: її не могли здати чи скасувати",
+    },
     "candidate.record_deals": {
         "en": "{count} deals, but the match has only {deals} (options.deals)",
         "uk": "роздач {count}, але в матчі їх лише {deals} (options.deals)",
@@ -619,6 +627,36 @@ _CATALOG: dict[str, dict[str, str]] = {
     "table.seats_open": {
         "en": "every seat must be filled first",
         "uk": "спершу мають бути зайняті всі місця",
+    },
+    "table.race_no_resign": {
+        "en": "a race is not resigned, aborted or taken back as a whole: "
+        "leave the round with resign (S13)",
+        "uk": "гонку не можна здати, скасувати чи переграти цілком: "
+        "щоб вийти з раунду, здайтеся в ньому (S13)",
+    },
+    "table.abort_tournament": {
+        "en": "a tournament game cannot be aborted: play it or resign",
+        "uk": "турнірну партію не можна скасувати: грайте або здавайтеся",
+    },
+    "table.abort_late": {
+        "en": "the game is under way: abort only before the first move; resign instead",
+        "uk": "партія вже йде: скасувати можна лише до першого ходу; натомість здайтеся",
+    },
+    "table.takeback_rated": {
+        "en": "no takebacks at a rated table",
+        "uk": "за рейтинговим столом ходи не повертають",
+    },
+    "table.takeback_tournament": {
+        "en": "no takebacks in a tournament game",
+        "uk": "у турнірній партії ходи не повертають",
+    },
+    "table.takeback_people": {
+        "en": "takebacks are only for a casual game against bots",
+        "uk": "повернути хід можна лише в нерейтинговій грі проти ботів",
+    },
+    "table.takeback_nothing": {
+        "en": "you have made no move to take back",
+        "uk": "ви ще не зробили ходу, який можна повернути",
     },
     # -- a race's start and the pause between its rounds (table, terminal) ---------
     "race.count": {

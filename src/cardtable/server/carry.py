@@ -136,11 +136,14 @@ class Carrier:
 
     async def _store(self, live: LiveTable, store: Store) -> bool:
         table = live.table
-        write = (
-            Storage.update_table(table, live.fence)
-            if store.entry is None
-            else Storage.append_move(table, store.entry, live.fence)
-        )
+        if store.entry is not None:
+            write = Storage.append_move(table, store.entry, live.fence)
+        elif store.ended:
+            write = Storage.end_table(table, live.fence)
+        elif store.cut is not None:
+            write = Storage.take_back(table, store.cut, live.fence)
+        else:
+            write = Storage.update_table(table, live.fence)
         try:
             await self.storage.awrite(write)
         except Fenced:
@@ -163,9 +166,9 @@ class Carrier:
             return False
         if store.entry is not None:
             self.moves_accepted += 1
-            if table.status is Status.FINISHED:
-                for listener in self.on_finished:
-                    listener(table)
+        if (store.entry is not None or store.ended) and table.status is Status.FINISHED:
+            for listener in self.on_finished:
+                listener(table)
         return True
 
     def _broadcast(

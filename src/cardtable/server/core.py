@@ -33,6 +33,7 @@ from cardtable.server.inputs import BadInput, check_json
 from cardtable.server.protocol import (
     CLIENT_MESSAGE,
     MAX_MESSAGE_BYTES,
+    Abort,
     Ack,
     Chat,
     ClientMessage,
@@ -44,14 +45,16 @@ from cardtable.server.protocol import (
     Ping,
     Pong,
     Ready,
+    Resign,
     Resync,
     ServerMessage,
     State,
     Sync,
+    Takeback,
     Update,
     Welcome,
 )
-from cardtable.table import Answer, MoveEntry, Source, Status, Table
+from cardtable.table import Answer, MoveEntry, Source, Status, Table, TableError
 
 __all__ = [
     "Away",
@@ -87,9 +90,15 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Store:
-    """Persist the table — with ``entry``, the move just accepted — before what follows."""
+    """Persist the table — with ``entry``, the move just accepted — before what follows.
+
+    ``ended``: the match ended without a move (resigned or aborted), so its result and
+    record are stored too; ``cut``: the moves from that version on were taken back.
+    """
 
     entry: MoveEntry | None = None
+    ended: bool = False
+    cut: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +287,8 @@ class TableCore:
             return [self._bad_token("this token does not act for this connection's seat", move_id)]
         if isinstance(message, Ready):
             return self._ready(seat, now)
+        if isinstance(message, Resign | Abort | Takeback):
+            return self._end_or_rewind(seat, message, now)
         answer, effects = self.submit(
             seat,
             message.move,
@@ -330,6 +341,35 @@ class TableCore:
         if table.ready(seat, now):
             return [Store(), Broadcast(Event(type="resume"))]
         return [Broadcast(Event(type="ready", seat=seat))]
+
+    def _end_or_rewind(
+        self, seat: int, message: Resign | Abort | Takeback, now: float
+    ) -> list[Effect]:
+        """Resign, abort or take back for ``seat``: stored, then told to everyone; a
+        refusal (``table.<code>``) says why to the asker alone."""
+        table = self.table
+        try:
+            if isinstance(message, Takeback):
+                store = Store(cut=table.take_back(seat, now))
+            else:
+                if isinstance(message, Resign):
+                    table.resign(seat, now)
+                else:
+                    table.abort(seat, now)
+                store = Store(ended=True)
+        except TableError as exc:
+            return [
+                Send(
+                    refusal(
+                        exc.code,
+                        exc.message,
+                        version=table.version,
+                        message_id=f"table.{exc.code}",
+                        params=exc.params,
+                    )
+                )
+            ]
+        return [store, Broadcast(Event(type=message.type, seat=seat))]
 
     # ------------------------------------------------------------------ the table
     def submit(

@@ -89,6 +89,30 @@ class Ready(_Message):
     token: Token = Field(description="The seat's secret token.")
 
 
+class Resign(_Message):
+    """The seat's person resigns the match (a turn-based game): it ends at once and
+    the others win. Allowed at any moment while the match runs, at every table."""
+
+    type: Literal["resign"]
+    token: Token = Field(description="The seat's secret token.")
+
+
+class Abort(_Message):
+    """The seat's person calls the match off before any person has moved: the table
+    ends with no result and nothing is rated. Refused at a tournament's table."""
+
+    type: Literal["abort"]
+    token: Token = Field(description="The seat's secret token.")
+
+
+class Takeback(_Message):
+    """Take back the seat's last move and the bots' replies after it: only at a casual
+    (unrated) table of one person against bots, outside tournaments."""
+
+    type: Literal["takeback"]
+    token: Token = Field(description="The seat's secret token.")
+
+
 class Chat(_Message):
     """A line of table chat from this connection: the players' chat from a seat, the
     spectators' chat from a spectator (who said it is the server's to stamp)."""
@@ -103,8 +127,13 @@ class Chat(_Message):
     )
 
 
-ClientMessage = Annotated[Hello | Move | Sync | Ping | Ready | Chat, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Sync | Ping | Ready | Chat] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[
+    Hello | Move | Sync | Ping | Ready | Resign | Abort | Takeback | Chat,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[
+    Hello | Move | Sync | Ping | Ready | Resign | Abort | Takeback | Chat
+] = TypeAdapter(ClientMessage)
 
 
 # ------------------------------------------------------------ server → client
@@ -171,6 +200,17 @@ class Race(BaseModel):
     times: list[float] = Field(description="Seconds each finished round ran.")
 
 
+class May(BaseModel):
+    """What the recipient's seat may ask for now besides a move (a client shows only
+    these buttons; every other request is refused with its reason)."""
+
+    resign: bool = Field(default=False, description="Resign the match.")
+    abort: bool = Field(default=False, description="Abort it: no person has moved yet.")
+    takeback: bool = Field(
+        default=False, description="Take back its last move (casual, against bots)."
+    )
+
+
 class State(BaseModel):
     """Everything one recipient may see of a table: its own view only."""
 
@@ -194,18 +234,37 @@ class State(BaseModel):
     segments: list[Segment] = Field(
         default_factory=list, description="How each finished deal or round ended."
     )
-    result: dict[str, Any] | None = Field(description="Totals, winners, ranks once finished.")
+    result: dict[str, Any] | None = Field(
+        description="Once finished: totals, winners, ranks, and how it ended — 'ending' "
+        "'played' (to the end), 'resigned' (the others win) or 'aborted' (no result) — "
+        "with 'ended_by', the seat that resigned or aborted."
+    )
     rematch: str | None = Field(description="The rematch table's id, once there is one.")
     rated: bool = Field(default=False, description="A rated table (no help of any kind).")
     hints: bool = Field(default=False, description="Its seats may ask for hints.")
+    tournament: bool = Field(default=False, description="A tournament's game.")
+    may: May = Field(default_factory=May, description="What the recipient may ask for now.")
 
 
 class Event(BaseModel):
     """What changed, in an ``update`` (nested under ``event``, so its ``type`` is apart
     from the message's own)."""
 
-    type: Literal["join", "start", "move", "seat", "rematch", "ready", "resume", "go"]
-    #: The seat that joined, moved or changed; for ``rematch`` the one who asked for it.
+    type: Literal[
+        "join",
+        "start",
+        "move",
+        "seat",
+        "rematch",
+        "ready",
+        "resume",
+        "go",
+        "resign",
+        "abort",
+        "takeback",
+    ]
+    #: The seat that joined, moved or changed; for ``rematch`` the one who asked for it;
+    #: for ``resign``, ``abort`` and ``takeback`` the one who did it.
     seat: int | None = None
     move: str | None = None
     source: Literal["player", "bot", "substitute", "clock"] | None = None

@@ -256,11 +256,13 @@ class Hub(Driver, Chatter, Rematches):
         host_token: str | None = None,
         hints: bool = False,
         table_id: str | None = None,
+        tournament: bool = False,
     ) -> Table:
         """Create, store and go live with a new table; ``host_token`` (its creator's)
         may ask for the open seats' invites later (:meth:`invites`). ``table_id`` is
         chosen by the caller when it must be known before the table exists (a
-        tournament stores its round's table ids first, so a restart makes no second)."""
+        tournament stores its round's table ids first, so a restart makes no second);
+        ``tournament`` marks a tournament's game (resigned, never aborted)."""
         table = self._new_table(
             game=game,
             options=options,
@@ -272,6 +274,7 @@ class Hub(Driver, Chatter, Rematches):
             host_token=host_token,
             hints=hints,
             table_id=table_id,
+            tournament=tournament,
         )
         fence, lease = self._new_lease()
         # A claim for a table still being made waits for it (:meth:`adopt`).
@@ -300,6 +303,7 @@ class Hub(Driver, Chatter, Rematches):
         host_token: str | None = None,
         hints: bool = False,
         table_id: str | None = None,
+        tournament: bool = False,
     ) -> Table:
         """A new table as :meth:`create_table` makes it, neither stored nor live; a
         422 :class:`HubError` for what the game refuses."""
@@ -318,6 +322,7 @@ class Hub(Driver, Chatter, Rematches):
                 rematch_of=rematch_of,
                 pacing=self.settings.pacing,
                 stand_in_level=self.settings.stand_in_level,
+                tournament=tournament,
             )
         except TableError as exc:
             raise HubError(422, exc.code, exc.message, exc.params, f"table.{exc.code}") from None

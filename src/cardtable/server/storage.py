@@ -281,12 +281,7 @@ class Storage:
         """
         table_id = table.id
         values = _state_values(table)
-        match = table.match if table.status is Status.FINISHED else None
-        result = match.result().to_dict() if match is not None else None
-        record = match.record() if match is not None else None
-        players = rated_players(table)
-        game = table.game.info.name
-        rated = table.rated
+        finish = _finishing(table)
         move = {
             "table_id": table_id,
             "version": entry.version,
@@ -302,12 +297,47 @@ class Storage:
                 leases.check(session, table_id, fence)
             now = _now()
             session.execute(insert(_MOVES), [{**move, "created_at": now}])
-            changes = {**values, "updated_at": now}
-            if result is not None:
-                changes.update(result=result, record=record, finished_at=now)
-            _update_row(session, table_id, changes)
-            if result is not None and rated:
-                _update_ratings(session, game, table_id, players, result["ranks"], now)
+            _update_row(session, table_id, {**values, "updated_at": now})
+            if finish is not None:
+                finish(session, now)
+
+        return run
+
+    @staticmethod
+    def end_table(table: Table, fence: Fence | None = None) -> Callable[[Session], None]:
+        """A write that stores a match ended without a move — resigned or aborted —
+        with its result and record and, for a rated resigned game, the ratings (the
+        resigner loses); an aborted game rates nobody."""
+        table_id = table.id
+        values = _state_values(table)
+        finish = _finishing(table)
+
+        def run(session: Session) -> None:
+            if fence is not None:
+                leases.check(session, table_id, fence)
+            now = _now()
+            _update_row(session, table_id, {**values, "updated_at": now})
+            if finish is not None:
+                finish(session, now)
+
+        return run
+
+    @staticmethod
+    def take_back(
+        table: Table, first: int, fence: Fence | None = None
+    ) -> Callable[[Session], None]:
+        """A write that forgets the moves taken back (version ``first`` on) and stores
+        the table's state: a restarted server replays only the moves kept."""
+        table_id = table.id
+        values = _state_values(table)
+
+        def run(session: Session) -> None:
+            if fence is not None:
+                leases.check(session, table_id, fence)
+            session.execute(
+                delete(_MOVES).where(_MOVES.c.table_id == table_id, _MOVES.c.version >= first)
+            )
+            _update_row(session, table_id, {**values, "updated_at": _now()})
 
         return run
 
@@ -425,6 +455,26 @@ class Storage:
             }
             for r, rating in ratings[:limit]
         ]
+
+
+def _finishing(table: Table) -> Callable[[Session, datetime], None] | None:
+    """What storing a finished table adds (``None`` while it runs): its result, record
+    and finishing time and, for a rated game with a result, the ratings."""
+    result = table.result()
+    if result is None:
+        return None
+    record = table.record()
+    players = rated_players(table)
+    game = table.game.info.name
+    rate_it = table.rated and result["ending"] != "aborted"
+    table_id = table.id
+
+    def run(session: Session, now: datetime) -> None:
+        _update_row(session, table_id, {"result": result, "record": record, "finished_at": now})
+        if rate_it:
+            _update_ratings(session, game, table_id, players, result["ranks"], now)
+
+    return run
 
 
 def _table_values(table: Table) -> dict[str, Any]:

@@ -52,6 +52,14 @@ table counts ``pacing.start_count`` seconds (3-2-1) during which no move is acce
 from the end of its count; the table keeps it (not the faces), so a reloaded page or a
 second window shows the same time.
 
+Resign, abort, takeback. In a turn-based game a person may end the match before its
+cards run out — :meth:`Table.resign` at any moment (the others win whatever the
+totals), :meth:`Table.abort` before any person has moved (no result) — and, at a casual
+table of one person against bots outside tournaments, :meth:`Table.take_back` their
+last move and the bots' replies: the match is rebuilt by replaying the moves kept, so
+the position is exactly the earlier one. :meth:`Table.may` says which a seat may ask
+for now; :meth:`Table.result` and :meth:`Table.record` say how the match ended.
+
 :meth:`Table.next_wakeup` tells the caller when to look again.
 """
 
@@ -124,6 +132,13 @@ class Table:
     race_since: float | None = None
     #: Seconds each finished round's race lasted (real-time games).
     race_times: list[float] = field(default_factory=list)
+    #: A game of a tournament: it may be resigned, never aborted or taken back.
+    tournament: bool = False
+    #: How a match ended before its cards ran out: ``"resigned"`` or ``"aborted"``
+    #: (``None``: it is running, or it was played to the end).
+    ending: str | None = None
+    #: The seat that resigned or aborted it.
+    ended_by: int | None = None
     _accepted: dict[tuple[int, str], Answer] = field(default_factory=dict, repr=False)
     _refused: OrderedDict[tuple[int, str], Answer] = field(default_factory=OrderedDict, repr=False)
     _running: tuple[int, ...] = ()
@@ -150,10 +165,12 @@ class Table:
         rematch_of: str | None = None,
         pacing: Pacing | None = None,
         stand_in_level: str = "medium",
+        tournament: bool = False,
     ) -> Table:
         """A new table; ``bot_levels[i]`` is a level for a bot seat, ``None`` for a person.
 
-        ``invites`` gives one secret invite code per seat (used by person seats only).
+        ``invites`` gives one secret invite code per seat (used by person seats only);
+        ``tournament`` marks a tournament's game (no abort, no takeback).
         Raises :class:`TableError` for a bad seat count and ``BadOptions`` for bad options.
         """
         count = len(bot_levels)
@@ -199,6 +216,7 @@ class Table:
             rematch_of=rematch_of,
             pacing=pacing or Pacing(),
             stand_in_level=stand_in_level,
+            tournament=tournament,
             _pace_rng=random.Random(f"pace/{table_id}/{seed}"),
         )
 
@@ -471,6 +489,165 @@ class Table:
             return [s for s in range(len(self.seats)) if match.legal_actions(s)]
         return (to_move,) if to_move is not None else ()
 
+    # ---------------------------------------------------------------- endings
+    def result(self) -> dict[str, Any] | None:
+        """The match's result once it is over (``None`` before): the engine's totals,
+        winners and ranks, and how it ended — ``ending`` ``"played"`` (to the end),
+        ``"resigned"`` or ``"aborted"``, with ``ended_by`` the seat that did it.
+
+        A resigned match is lost by the resigner whatever the totals: the others win
+        (rank 1), the resigner ranks last; ratings and tournaments read these ranks.
+        An aborted match has no winner and no ranks worth counting: nothing is rated.
+        """
+        match = self.match
+        if match is None or self.status is not Status.FINISHED:
+            return None
+        result = match.result().to_dict()
+        seats = range(len(self.seats))
+        if self.ending == "resigned":
+            result["winners"] = [s for s in seats if s != self.ended_by]
+            result["ranks"] = [2 if s == self.ended_by else 1 for s in seats]
+        elif self.ending == "aborted":
+            result["winners"] = []
+            result["ranks"] = [1 for _ in seats]
+        result["ending"] = self.ending or "played"
+        result["ended_by"] = self.ended_by
+        return result
+
+    def record(self) -> dict[str, Any] | None:
+        """The match's record (docs/records.md), with ``ended`` when it was resigned or
+        aborted; ``None`` before the match starts."""
+        if self.match is None:
+            return None
+        record = self.match.record()
+        if self.ending is not None:
+            record["ended"] = {"how": self.ending, "seat": self.ended_by}
+        return record
+
+    def may(self, seat: int | None) -> dict[str, bool]:
+        """Which of resign, abort and takeback ``seat`` may ask for now (a face shows
+        only those buttons); each refusal says why (:meth:`resign` and the others)."""
+        return {
+            "resign": seat is not None and self._running_person(seat) is None,
+            "abort": seat is not None and self._abort_refusal(seat) is None,
+            "takeback": seat is not None and self._takeback_refusal(seat) is None,
+        }
+
+    def resign(self, seat: int, now: float) -> None:
+        """The person in ``seat`` resigns: the match ends at once and the others win.
+
+        Allowed at any moment of a running turn-based match, in the pause between deals
+        too, at every table (rated, tournament, casual). Raises :class:`TableError`.
+        """
+        self._refuse_with(self._running_person(seat))
+        self._end("resigned", seat, now)
+
+    def abort(self, seat: int, now: float) -> None:
+        """The person in ``seat`` calls the match off before any person has moved: the
+        table ends with no result (nothing is rated). Refused once a person has moved
+        and at a tournament's table. Raises :class:`TableError`."""
+        self._refuse_with(self._abort_refusal(seat))
+        self._end("aborted", seat, now)
+
+    def take_back(self, seat: int, now: float) -> int:
+        """The person in ``seat`` takes back their last move and every move after it
+        (the bot's replies): the match is rebuilt by replaying the moves kept, so the
+        position is exactly the one they moved from (the engine is deterministic).
+
+        Only at a casual table of one person against bots, outside tournaments.
+        Returns the version of the first move taken back: storage forgets the moves
+        from it on. Raises :class:`TableError`.
+        """
+        self._refuse_with(self._takeback_refusal(seat))
+        cut = max(i for i, e in enumerate(self.moves) if e.seat == seat)
+        first = self.moves[cut].version
+        for entry in self.moves[cut:]:
+            if entry.move_id is not None:
+                self._accepted.pop((entry.seat, entry.move_id), None)
+        kept = self.moves[:cut]
+        names = [s.name or f"Player {s.index + 1}" for s in self.seats]
+        match = self.game.new_match(seed=self.seed, players=names, options=self.options)
+        self.moves = []
+        for stored in kept:
+            applied = match.apply(stored.seat, stored.move)
+            self.moves.append(dataclasses.replace(stored, events=applied.events))
+        self.match = match
+        self._settle(now)
+        # A deal taken back to before its end has no summary to read any more.
+        self.paused_until = None
+        self.ready_seats = set()
+        self._bot_due.clear()
+        self._bump(all_seats=True)
+        self._after_change(now)
+        return first
+
+    def _end(self, ending: str, seat: int, now: float) -> None:
+        self._settle(now)
+        self.ending = ending
+        self.ended_by = seat
+        self.status = Status.FINISHED
+        self.paused_until = None
+        self.ready_seats = set()
+        self._bot_due.clear()
+        self._bump(all_seats=True)
+        self._after_change(now)
+
+    @staticmethod
+    def _refuse_with(refusal: TableError | None) -> None:
+        if refusal is not None:
+            raise refusal
+
+    def _running_person(self, seat: int) -> TableError | None:
+        """Why ``seat`` may not end or rewind the match now (``None``: it may)."""
+        if self.status is Status.WAITING:
+            return TableError("not_started", "the match has not started: seats are still open")
+        if self.status is Status.FINISHED or self.match is None:
+            return TableError("finished", "the match is over")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].is_bot:
+            return TableError("no_seat", f"there is no seat {seat}", {"seat": seat})
+        if self.game.info.realtime:
+            return TableError(
+                "race_no_resign",
+                "a race is not resigned, aborted or taken back as a whole: "
+                "leave the round with resign (S13)",
+            )
+        return None
+
+    def _person_moved(self) -> bool:
+        """Whether any person's seat has made a move (a bot's moves do not count)."""
+        return any(not self.seats[e.seat].is_bot for e in self.moves)
+
+    def _abort_refusal(self, seat: int) -> TableError | None:
+        refusal = self._running_person(seat)
+        if refusal is not None:
+            return refusal
+        if self.tournament:
+            return TableError(
+                "abort_tournament", "a tournament game cannot be aborted: play it or resign"
+            )
+        if self._person_moved():
+            return TableError(
+                "abort_late",
+                "the game is under way: abort only before the first move; resign instead",
+            )
+        return None
+
+    def _takeback_refusal(self, seat: int) -> TableError | None:
+        refusal = self._running_person(seat)
+        if refusal is not None:
+            return refusal
+        if self.rated:
+            return TableError("takeback_rated", "no takebacks at a rated table")
+        if self.tournament:
+            return TableError("takeback_tournament", "no takebacks in a tournament game")
+        if sum(1 for s in self.seats if not s.is_bot) > 1:
+            return TableError(
+                "takeback_people", "takebacks are only for a casual game against bots"
+            )
+        if not any(e.seat == seat for e in self.moves):
+            return TableError("takeback_nothing", "you have made no move to take back")
+        return None
+
     # ------------------------------------------------------------------- bots
     def bot_level(self, seat: int) -> str:
         """The bot that moves for ``seat``: its own level, or the stand-in's."""
@@ -679,7 +856,8 @@ class Table:
         """Everything one recipient may see: their own view only (see docs/protocol.md)."""
         match = self.match
         view = match.view(seat) if match is not None else None
-        to_move = match.to_move() if match is not None else None
+        # A match resigned or aborted has nobody to move, whatever its cards say.
+        to_move = match.to_move() if match is not None and self.ending is None else None
         return {
             "table": self.id,
             "game": self.game.info.name,
@@ -697,12 +875,12 @@ class Table:
             else {"seconds": max(0.0, round(self.counting_until - now, 1))},
             "race": self.race(now),
             "segments": [s.to_dict() for s in match.segment_results()] if match else [],
-            "result": match.result().to_dict()
-            if match is not None and self.status is Status.FINISHED
-            else None,
+            "result": self.result(),
             "rematch": self.rematch_id,
             "rated": self.rated,
             "hints": self.hints,
+            "tournament": self.tournament,
+            "may": self.may(seat),
         }
 
     def _pause(self, now: float) -> dict[str, Any]:
@@ -745,6 +923,9 @@ class Table:
             "race_times": list(self.race_times),
             "host_hash": self.host_hash,
             "hints": self.hints,
+            "tournament": self.tournament,
+            "ending": self.ending,
+            "ended_by": self.ended_by,
         }
 
     @classmethod
@@ -791,6 +972,10 @@ class Table:
             host_hash=meta.get("host_hash"),
             pacing=pacing or Pacing(),
             stand_in_level=stand_in_level,
+            # Tables stored before these keys existed have none: a table played out.
+            tournament=bool(meta.get("tournament")),
+            ending=meta.get("ending"),
+            ended_by=meta.get("ended_by"),
             _pace_rng=random.Random(f"pace/{table_id}/{seed}/{version}"),
         )
         if status is not Status.WAITING:

@@ -151,7 +151,9 @@ class GameResult:
     """What one table of a round gave: its seats (player ids in seat order) and each
     seat's match total as the game scores it (Candidate: highest best; Spy: lowest
     best). ``forfeited`` names seats whose player was absent at the round's start and
-    lost by forfeit (their totals do not count; the others win). ``table`` numbers the
+    lost by forfeit (their totals do not count; the others win); ``resigned`` names
+    seats whose player resigned (lost whatever the totals, but played over the board:
+    the opponent counts for the tie-breaks). ``table`` numbers the
     table within its round; in an arena, ``round`` is the game's sequence number."""
 
     round: int
@@ -160,6 +162,7 @@ class GameResult:
     totals: tuple[float, ...]
     forfeited: tuple[str, ...] = ()
     table_id: str | None = None
+    resigned: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
@@ -169,6 +172,7 @@ class GameResult:
             "seats": list(self.seats),
             "totals": list(self.totals),
             "forfeited": list(self.forfeited),
+            "resigned": list(self.resigned),
             "table_id": self.table_id,
         }
 
@@ -181,6 +185,7 @@ class GameResult:
             seats=tuple(str(p) for p in data["seats"]),
             totals=tuple(float(t) for t in data["totals"]),
             forfeited=tuple(str(p) for p in data.get("forfeited", ())),
+            resigned=tuple(str(p) for p in data.get("resigned", ())),
             table_id=data.get("table_id"),
         )
 

@@ -7,6 +7,8 @@ in ``docs/tournaments.md``):
 **Swiss** (Candidate): a win 1, a draw ½, a loss 0 — a match is won by the higher total
 (C17 in ``docs/rules/candidate.en.md``). A bye scores 1. A forfeit (a seat named in
 ``GameResult.forfeited``) scores 0 for the absent player and 1 for the one present.
+A resignation (``GameResult.resigned``) scores 0 for the resigner and 1 for the
+opponent whatever the totals, in duplicate too, and counts for the tie-breaks.
 Tie-breaks, in order: Buchholz cut 1 (the sum of the opponents' points without the
 lowest one), plain Buchholz, Sonneborn-Berger (each opponent's points times the points
 scored against them), then the initial order. Forfeits and byes count for no
@@ -75,20 +77,20 @@ def higher_is_better(game: str) -> bool:
 
 def seat_ranks(result: GameResult, higher: bool) -> tuple[int, ...]:
     """Competition ranks of a table's seats (1 best, equal totals share): the players
-    present rank by their totals, a forfeited seat ranks after all of them.
+    present rank by their totals, a forfeited or resigned seat ranks after all of them
+    (a resignation loses whatever the totals).
 
     >>> seat_ranks(GameResult(1, 0, ("a", "b", "c"), (5, -20, 5), forfeited=("c",)), False)
     (2, 1, 3)
+    >>> seat_ranks(GameResult(1, 0, ("a", "b"), (30, 4), resigned=("a",)), True)
+    (2, 1)
     """
     sign = -1.0 if higher else 1.0
-    present = [
-        sign * t
-        for p, t in zip(result.seats, result.totals, strict=True)
-        if p not in result.forfeited
-    ]
+    lost = set(result.forfeited) | set(result.resigned)
+    present = [sign * t for p, t in zip(result.seats, result.totals, strict=True) if p not in lost]
     ranks = []
     for p, t in zip(result.seats, result.totals, strict=True):
-        if p in result.forfeited:
+        if p in lost:
             ranks.append(len(present) + 1)
         else:
             ranks.append(1 + sum(1 for other in present if other < sign * t))
@@ -150,8 +152,8 @@ def _swiss(
     if spec.duplicate:
         groups: dict[object, list[tuple[str, float]]] = {}
         for r in results:
-            if r.forfeited or len(r.seats) != 2:
-                continue
+            if r.forfeited or r.resigned or len(r.seats) != 2:
+                continue  # no margin to compare: a forfeit or resignation scores below
             for seat in range(2):
                 margin = sign * (r.totals[seat] - r.totals[1 - seat])
                 groups.setdefault((r.round, seat), []).append((r.seats[seat], margin))
@@ -166,7 +168,9 @@ def _swiss(
             if r.forfeited:
                 line.points += SWISS_WIN
                 continue
-            if spec.duplicate:
+            if r.resigned:
+                got = 0.0 if player in r.resigned else SWISS_WIN
+            elif spec.duplicate:
                 got = scored.get(((r.round, seat), player), 0.5)
             elif ranks[seat] == 1:
                 got = SWISS_DRAW if ranks.count(1) > 1 else SWISS_WIN

@@ -81,6 +81,8 @@ class CandidateScreen(TableScreen):
         self.was_paused = False
         #: The number of deals whose summary was shown.
         self.summaries_shown = 0
+        #: x was pressed once: a second x resigns the match.
+        self.confirm_resign = False
 
     @property
     def driver(self) -> TableDriver:
@@ -153,6 +155,7 @@ class CandidateScreen(TableScreen):
             return
         event.stop()
         key = event.key
+        resign_pending, self.confirm_resign = self.confirm_resign, False
         if key == "escape":
             self.selected = []
             self.status = ""
@@ -169,6 +172,11 @@ class CandidateScreen(TableScreen):
             self.make_move("pass")
         elif key == "t":
             self.ask_hint()
+        elif key == "x" and not resign_pending:
+            self.confirm_resign = True
+            self.status = tr(self.lang, "cand_confirm_resign")
+        elif key in ("x", "a", "u"):
+            self.end_or_rewind({"x": "resign", "a": "abort", "u": "takeback"}[key])
         else:
             self.refuse(key_name(event), tr(self.lang, "unknown_key_why"))
         self.redraw()
@@ -248,6 +256,17 @@ class CandidateScreen(TableScreen):
         self.status = ""
         app.moved()
 
+    def end_or_rewind(self, kind: str) -> None:
+        """Resign, abort or take back for the person at the keyboard; the table says
+        why not in the status line."""
+        app = self.table_app
+        refusal = self.driver.end_or_rewind(kind, self.viewer, app.now())
+        if refusal is not None:
+            self.status = refusal_text(refusal, self.lang)
+            return
+        self.status = ""
+        app.moved()
+
     def go_on(self) -> None:
         """Enter during the pause after a deal: the people are ready, the next deal
         starts now."""
@@ -268,6 +287,9 @@ class CandidateScreen(TableScreen):
         """What the table waits for, for the status line."""
         driver = self.driver
         view = self.view()
+        table = driver.table
+        if table.ending is not None and table.ended_by is not None:
+            return self.words.ended_text(table.ending, table.ended_by)
         if driver.paused and not driver.is_over:
             left = driver.pause_left(self.table_app.now())
             return self.words.pause_text(view, left, holds=driver.table.pause_holds)
@@ -305,7 +327,9 @@ class CandidateScreen(TableScreen):
         view = self.view()
         words = self.words
         title = self.query_one("#title", Static)
-        title.update(fit_title(words.title_text(view), title.size.width))
+        # A match resigned or aborted is over though its cards are not played out.
+        heading = tr(lang, "cand_title_over") if self.driver.is_over else words.title_text(view)
+        title.update(fit_title(heading, title.size.width))
         self.query_one(PilesPanel).show(view, words)
         self.query_one(LobbyPanel).show(view, words)
         self.query_one("#opponent", SeatPanel).show(view, words, 1 - self.viewer)

@@ -77,6 +77,17 @@ class CandidateWords:
             return tr(self.lang, "you_win", a=high, b=low)  # not "You wins"
         return tr(self.lang, "winner", name=self.seat_name(best), a=high, b=low)
 
+    def ended_text(self, how: str, seat: int) -> str:
+        """How a match that stopped early ended: who resigned and who won, or who
+        aborted it (no result)."""
+        if how == "aborted":
+            return tr(self.lang, "cand_aborted", name=self.seat_name(seat))
+        if len(self.people) == 1 and seat == self.people[0]:
+            return tr(self.lang, "cand_you_resigned", name=self.seat_name(1 - seat))
+        return tr(
+            self.lang, "cand_resigned", name=self.seat_name(seat), winner=self.seat_name(1 - seat)
+        )
+
     def title_text(self, view: Mapping[str, Any]) -> str:
         """The title bar: the deal, the dealer and the leader, or the match's end."""
         if view["is_over"]:

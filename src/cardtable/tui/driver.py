@@ -42,7 +42,7 @@ from typing import Any
 from cardtable.bots.seat import SeatBot
 from cardtable.games.base import ANYONE, Match, MatchEvent
 from cardtable.games.registry import find_game
-from cardtable.table import Answer, Pacing, Source, Status, Table
+from cardtable.table import Answer, Pacing, Source, Status, Table, TableError
 
 __all__ = ["Refusal", "TableDriver"]
 
@@ -101,6 +101,8 @@ class TableDriver:
             bot_names=list(names),
             bot_speeds=list(speeds) if speeds is not None else None,
             pacing=pacing,
+            # A game at one keyboard rates nobody: a casual table (takebacks allowed).
+            rated=False,
         )
         self.people = tuple(seat for seat, bot in enumerate(bots) if bot is None)
         self._bots = {
@@ -181,7 +183,7 @@ class TableDriver:
 
     def to_move(self) -> int | None:
         """The seat whose decision it is (``ANYONE`` in a race, ``None`` once over)."""
-        return self.match.to_move()
+        return None if self.is_over else self.match.to_move()
 
     @property
     def bot_to_move(self) -> bool:
@@ -202,8 +204,11 @@ class TableDriver:
         return [event.seen_by(seat) for event in self.events]
 
     def record(self) -> dict[str, Any]:
-        """The match so far as a game record (``docs/records.md``)."""
-        return self.match.record()
+        """The match so far as a game record (``docs/records.md``), with ``ended`` when
+        it was resigned or aborted."""
+        record = self.table.record()
+        assert record is not None, "the driver starts the match"
+        return record
 
     def next_wakeup(self) -> float | None:
         """When the table next needs looking at by itself (a bot due, a pause over)."""
@@ -225,6 +230,24 @@ class TableDriver:
         if answer.outcome != "accepted":
             return Refusal.of(answer)
         self._took(answer)
+        return None
+
+    def end_or_rewind(self, kind: str, seat: int, now: float) -> Refusal | None:
+        """A person resigns (``"resign"``), aborts (``"abort"``) or takes their last
+        move back (``"takeback"``), as the table allows; ``None`` when it did it."""
+        table = self.table
+        try:
+            if kind == "resign":
+                table.resign(seat, now)
+            elif kind == "abort":
+                table.abort(seat, now)
+            else:
+                table.take_back(seat, now)
+        except TableError as exc:
+            return Refusal(f"table.{exc.code}", dict(exc.params), exc.message)
+        # The moves taken back are gone from what the screens show too.
+        self.events = [event for entry in table.moves for event in entry.events]
+        self._think_ahead()
         return None
 
     def ready(self, now: float) -> bool:

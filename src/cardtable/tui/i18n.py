@@ -143,6 +143,10 @@ _EN: dict[str, str] = {
     # -- candidate ---------------------------------------------------------------------
     "cand_title": "Candidate · deal {deal} of {deals} · dealer: {dealer} · leader: {leader}",
     "cand_title_over": "Candidate · match over",
+    "cand_resigned": "{name} resigned: {winner} wins. q quits",
+    "cand_you_resigned": "You resigned: {name} wins. q quits",
+    "cand_aborted": "{name} aborted the game before the first move: no result. q quits",
+    "cand_confirm_resign": "Press x again to resign the match (it counts as a loss)",
     "lobby_empty": "empty",
     "discards": "discarded",
     "hand": "hand",
@@ -214,6 +218,9 @@ Esc          clear the picked cards
 p            pass
 s h d c      choose a pile (♠ ♥ ♦ ♣): deal, turn a lobby card, draw
 t            hint: what the bot would do in your place
+u            take back your last move and the bot's reply (against bots)
+a            abort the game (before your first move: no result)
+x x          resign the match (press x twice)
 r            the rules (C1…C17)
 l            language: English / українська
 ?            this help
@@ -320,6 +327,10 @@ _UK: dict[str, str] = {
     "unknown_key_why": "натисніть ?, щоб побачити клавіші",
     "cand_title": "Кандидат · роздача {deal} з {deals} · здає {dealer} · ходить {leader}",
     "cand_title_over": "Кандидат · матч закінчено",
+    "cand_resigned": "{name} здається: перемагає {winner}. q — вихід",
+    "cand_you_resigned": "Ви здалися: перемагає {name}. q — вихід",
+    "cand_aborted": "{name} скасовує гру до першого ходу: без результату. q — вихід",
+    "cand_confirm_resign": "Натисніть x ще раз, щоб здати матч (це поразка)",
     "lobby_empty": "порожнє",
     "discards": "скинуто",
     "hand": "рука",
@@ -391,6 +402,9 @@ Esc          зняти вибір
 p            пас
 s h d c      обрати стопку (♠ ♥ ♦ ♣): роздати, відкрити лобі, добрати
 t            підказка: що зробив би бот на вашому місці
+u            повернути свій останній хід і відповідь бота (проти ботів)
+a            скасувати гру (до вашого першого ходу: без результату)
+x x          здати матч (x двічі)
 r            правила (C1…C17)
 l            мова: English / українська
 ?            ця довідка

@@ -58,6 +58,9 @@ class ParsedRecord:
     options: CandidateOptions
     players: tuple[str, str]
     deals: tuple[ParsedDeal, ...]
+    #: How a match that stopped before its end ended: ``("resigned", seat)`` or
+    #: ``("aborted", seat)`` from the record's ``ended``; ``None`` when it has none.
+    ended: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,9 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
     """Check every field of a Candidate record; :class:`BadRecord` names the bad one."""
     read = RecordReader
     record = read.as_object(record, "")
-    read.check_fields(record, "", required=("game", "players", "deals"), optional=("options",))
+    read.check_fields(
+        record, "", required=("game", "players", "deals"), optional=("options", "ended")
+    )
     if record["game"] != "candidate":
         raise make_refusal("candidate.record_game", got=repr(record["game"])).bad_record("game")
     options = CandidateOptions.from_dict(record.get("options"), "options", record=True)
@@ -106,7 +111,23 @@ def parse_record(record: Mapping[str, Any]) -> ParsedRecord:
             for j, m in enumerate(read.as_list(deal["moves"], f"{field}.moves"))
         )
         deals.append(ParsedDeal(dealer, piles, moves))
-    return ParsedRecord(options, (first, second), tuple(deals))
+    ended = _ended(record["ended"]) if "ended" in record else None
+    return ParsedRecord(options, (first, second), tuple(deals), ended)
+
+
+#: The ways a record's ``ended`` may say a match stopped before its end.
+ENDINGS = ("resigned", "aborted")
+
+
+def _ended(value: Any) -> tuple[str, int]:
+    """A record's ``ended``: ``{"how": "resigned" | "aborted", "seat": 0 | 1}``."""
+    read = RecordReader
+    ended = read.as_object(value, "ended")
+    read.check_fields(ended, "ended", required=("how", "seat"))
+    how = read.as_str(ended["how"], "ended.how")
+    if how not in ENDINGS:
+        raise make_refusal("candidate.record_ending", got=repr(how)).bad_record("ended.how")
+    return how, read.as_int(ended["seat"], "ended.seat", 0, 1)
 
 
 def _pile(value: Any, field: str, suit: int, decks: int) -> tuple[int, ...]:
@@ -179,6 +200,8 @@ def replay_record(record: Mapping[str, Any], seed: int | str | None = None) -> C
             except IllegalMove as exc:
                 raise exc.at(where, text) from None
             steps.append(Step(i, j + 1, player, text, tuple(events)))
+    if parsed.ended is not None and state.is_terminal():
+        raise make_refusal("candidate.record_ended_over").bad_record("ended")
     return CandidateReplay(parsed, state, tuple(steps))
 
 
@@ -230,21 +253,30 @@ class CandidateReplay:
         deals = self.deal_summaries()
         totals = [sum(d["scores"][p] for d in deals) for p in (0, 1)]
         state = self.state
-        complete = state is not None and state.is_terminal()
-        if state is None:
-            following: dict[str, Any] | None = {"player": None, "decision": "deal"}
-        elif complete:
-            following = None
+        ended = self.parsed.ended
+        complete = (state is not None and state.is_terminal()) or ended is not None
+        winners = best_players(totals)
+        if ended is not None:
+            how, seat = ended
+            # A resigned match is the other player's; an aborted one nobody's.
+            winners = [1 - seat] if how == "resigned" else []
+        if complete:
+            following: dict[str, Any] | None = None
+        elif state is None:
+            following = {"player": None, "decision": "deal"}
         else:
             following = {"player": state.current_player, "decision": state.decision}
-        return {
+        summary: dict[str, Any] = {
             "game": "candidate",
             "complete": complete,
             "deals": deals,
             "totals": totals,
-            "winners": best_players(totals),
+            "winners": winners,
             "next": following,
         }
+        if ended is not None:  # a record without ``ended`` keeps its summary as it was
+            summary["ending"], summary["ended_by"] = ended
+        return summary
 
     def transcript(self, lang: str = "en") -> str:
         """A readable account: players, each deal's piles, every move with who made it,
@@ -276,6 +308,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "totals": "Totals: {scores}",
         "over": "Match over. Winner: {names}.",
         "draw_result": "Match over: a draw.",
+        "resigned": "{name} resigned. Winner: {winner}.",
+        "aborted": "{name} aborted the match before it began: no result.",
         "unfinished": "Not finished: next, {name} to {decision}.",
         "unfinished_none": "No deal yet: next, the first deal.",
         "deal_decision": "deal",
@@ -308,6 +342,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "totals": "Разом: {scores}",
         "over": "Гру закінчено. Переможець: {names}.",
         "draw_result": "Гру закінчено: нічия.",
+        "resigned": "{name} здається. Переможець: {winner}.",
+        "aborted": "{name} скасовує партію до її початку: без результату.",
         "unfinished": "Гру не закінчено: далі {name} — {decision}.",
         "unfinished_none": "Роздач ще не було: далі перша роздача.",
         "deal_decision": "здає",
@@ -392,7 +428,15 @@ class _Transcript:
         self.lines += ["", w["totals"].format(scores=self.scores(totals))]
         summary = self.replay.summary()
         following = summary["next"]
-        if following is None:
+        ending = summary.get("ending")
+        if ending == "resigned":
+            seat = summary["ended_by"]
+            self.lines.append(
+                w["resigned"].format(name=self.names[seat], winner=self.names[1 - seat])
+            )
+        elif ending == "aborted":
+            self.lines.append(w["aborted"].format(name=self.names[summary["ended_by"]]))
+        elif following is None:
             best = summary["winners"]
             if len(best) > 1:
                 self.lines.append(w["draw_result"])

@@ -199,7 +199,7 @@ async def summary(table_id: str, hub: HubDep) -> dict[str, Any]:
     live = hub.tables.get(table_id)
     record: dict[str, Any] | None = None
     if live is not None and live.table.match is not None:
-        game, record = live.table.game, live.table.match.record()
+        game, record = live.table.game, live.table.record()
     elif live is None:
         row = await hub.storage.aread(lambda s: Storage.finished_table(s, table_id))
         if row is None:

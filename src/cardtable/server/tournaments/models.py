@@ -113,3 +113,5 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     totals: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     forfeited: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: Seats whose player resigned (lost, though played over the board; migration 0009).
+    resigned: Mapped[list[str]] = mapped_column(JSON, default=list)

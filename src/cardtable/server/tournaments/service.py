@@ -447,6 +447,7 @@ class Tournaments:
                     "status": "playing",
                     "totals": None,
                     "forfeited": [],
+                    "resigned": [],
                 }
             )
         forfeit_at = now + float(snap.settings.get("forfeit_seconds", 60))
@@ -488,6 +489,7 @@ class Tournaments:
             seed=int(game["seed"]),
             names=[p if p in bots else None for p in game["seats"]],
             table_id=table_id,
+            tournament=True,
         )
 
     async def _collect(
@@ -511,13 +513,20 @@ class Tournaments:
                 waiting = True
                 continue
             if row["status"] == Status.FINISHED.value and row["result"] is not None:
-                totals = [float(t) for t in row["result"]["totals"]]
+                result = row["result"]
+                totals = [float(t) for t in result["totals"]]
+                # A resignation loses the game whatever the totals (docs/tournaments.md).
+                resigned = (
+                    [game["seats"][result["ended_by"]]]
+                    if result.get("ending") == "resigned"
+                    else []
+                )
                 await self.storage.awrite(
                     store.set_game(
                         snap.id,
                         number,
                         game["table_no"],
-                        {"status": "finished", "totals": totals},
+                        {"status": "finished", "totals": totals, "resigned": resigned},
                         fence,
                     )
                 )

@@ -99,6 +99,7 @@ class Snapshot:
                 seats=tuple(g["seats"]),
                 totals=tuple(float(t) for t in g["totals"]),
                 forfeited=tuple(g["forfeited"]),
+                resigned=tuple(g.get("resigned") or ()),
                 table_id=g["table_id"],
             )
             for g in self.games

@@ -25,6 +25,7 @@ export class CandidateBoard {
     this.lastMove = null; // {seat, move, source, events} of the move on the table now
     this.why = ""; // why the card just clicked cannot be played (the engine's reason)
     this.probing = null; // the card whose refusal is awaited
+    this.confirmResign = false; // Resign was clicked once: the confirmation is on screen
     this.motion = false; // the next draw slides the cards that moved
     this.moveList = new MoveList({ game: "candidate", names: [] });
     this.el = h("div", { class: "board candidate", "aria-label": t("candidate") });
@@ -252,7 +253,7 @@ export class CandidateBoard {
         this.playerArea(mySide, names, me !== null),
         // No dock once the match is over: an empty hand and disabled buttons would
         // only cover the last deal's summary on a phone.
-        me !== null && view.hand && !view.is_over ? this.dock(canAct) : null,
+        me !== null && view.hand && !view.is_over && this.state.status !== "finished" ? this.dock(canAct) : null,
       ),
       this.moveList.el,
     );
@@ -349,10 +350,11 @@ export class CandidateBoard {
     );
     let hand = null; // my own hand is in the dock (see dock())
     const shown = this.state.hands ? this.state.hands[p] : null;
-    if (isMe && view.hand) {
+    if (isMe && view.hand && this.state.status !== "finished") {
       hand = null;
-    } else if (shown) {
-      hand = h("div", { class: "hand shown", "data-side": p }, cardRow(shown, t("handOf", { name: names[p] })));
+    } else if (shown || (isMe && view.hand)) {
+      // A match resigned or aborted has no dock: your hand stays in view here.
+      hand = h("div", { class: "hand shown", "data-side": p }, cardRow(shown || view.hand, t("handOf", { name: names[p] })));
     } else {
       const n = view.hand_sizes[p];
       hand = h(
@@ -518,6 +520,46 @@ export class CandidateBoard {
       chosen.length ? h("p", { class: "selection" }, t("selected", { cards: moveText(chosen.join(" ")) })) : null,
       h("div", { class: "buttons" }, play, clear, pass, hint),
       hintText,
+      this.matchButtons(),
+    );
+  }
+
+  /** Resign (confirmed first), Abort (before the first move) and Take back (a casual
+   * game against bots): each only where the server says this seat may (state.may). */
+  matchButtons() {
+    const may = this.state.may || {};
+    if (!may.resign && !may.abort && !may.takeback) return null;
+    const ask = (kind) => () => {
+      this.confirmResign = false;
+      if (this.conn.request(kind)) this.draw();
+    };
+    if (this.confirmResign && may.resign) {
+      const yes = h("button", { type: "button", class: "danger", "data-key": "resign-yes", id: "resign-yes" }, t("resignYes"));
+      yes.addEventListener("click", ask("resign"));
+      const no = h("button", { type: "button", "data-key": "resign-no" }, t("cancel"));
+      no.addEventListener("click", () => {
+        this.confirmResign = false;
+        this.draw();
+      });
+      return h("div", { class: "matchbuttons confirm", role: "alertdialog", "aria-label": t("resign") }, h("p", {}, t("resignAsk")), yes, no);
+    }
+    const button = (kind, id, help, action) => {
+      const el = h("button", { type: "button", class: "small", "data-key": kind, id, title: help || false }, t(kind));
+      el.addEventListener("click", action);
+      return el;
+    };
+    return h(
+      "div",
+      { class: "matchbuttons" },
+      may.takeback ? button("takeback", "takeback-button", t("takebackHelp"), ask("takeback")) : null,
+      may.abort ? button("abort", "abort-button", t("abortHelp"), ask("abort")) : null,
+      may.resign
+        ? button("resign", "resign-button", null, () => {
+            this.confirmResign = true;
+            this.draw();
+            this.el.querySelector("#resign-yes")?.focus();
+          })
+        : null,
     );
   }
 }

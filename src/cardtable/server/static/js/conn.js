@@ -142,6 +142,18 @@ export class TableConnection {
     return this.send({ type: "ready", token: this.token });
   }
 
+  /** Resign, abort or take back ("resign", "abort", "takeback") for this seat; the
+   * server answers with an update to everyone, or an error saying why not. */
+  request(kind) {
+    if (!this.token || !this.state) return false;
+    return this.send({ type: kind, token: this.token });
+  }
+
+  /** Say hello again: the welcome brings the whole move list (after a takeback). */
+  refresh() {
+    return this.send({ type: "hello", token: this.token });
+  }
+
   receive(data) {
     this.lastHeard = Date.now();
     let message;

@@ -14,6 +14,16 @@ import { SpyBoard } from "./spy.js";
 
 const IDLE = { ready: false, move: () => false };
 
+/** How a game that stopped early ended, for the last step's caption: who resigned and
+ * who won, or who aborted it ("" for a game played to its end). */
+function endingNote(result, players) {
+  if (!result || result.ended_by === null || result.ended_by === undefined) return "";
+  const name = players[result.ended_by];
+  if (result.ending === "aborted") return `. ${t("abortedBy", { name })}`;
+  if (result.ending !== "resigned") return "";
+  return `. ${t("resignedBy", { name, names: result.winners.map((i) => players[i]).join(", ") })}`;
+}
+
 export function showReplay(main, tableId) {
   let board = null;
   let onKey = null;
@@ -52,6 +62,7 @@ export function showReplay(main, tableId) {
         const entry = at > 0 ? entries[at - 1] : null;
         const when = entry && typeof entry.time === "number" ? ` (${t("raceAt", { time: clockText(entry.time) })})` : "";
         caption.textContent = `${t("move", { k: at, n: last })}${entry ? ` — ${describeMove(data.game, entry, players)}${when}` : ""}`;
+        if (at === last) caption.textContent += endingNote(data.result, players);
         const view = step.view;
         const stepped = { type: "step", forward, event: entry ? { type: "move", ...entry } : null };
         board.update({

@@ -137,6 +137,12 @@ function play(main, tableId, mine, missing) {
     })
     .catch(() => {});
 
+  let options = null; // the table's rule options (Spy's scoring note says its bonus)
+  api
+    .table(tableId)
+    .then((info) => (options = info.options))
+    .catch(() => {});
+
   const chat = new ChatPanel(tableId, (text) => conn.chat(text));
   main.append(chat.el);
   const conn = new TableConnection(tableId, mine ? mine.token : null, {
@@ -177,7 +183,10 @@ function play(main, tableId, mine, missing) {
       text = t("err_illegal", { detail: said ?? message });
     } else if (code === "paused") text = t("err_paused", { s: reply?.params?.seconds ?? "" });
     else if (t(key) !== key) text = t(key);
-    else text = t("err_generic", { detail: message });
+    else if (reply?.message_id?.startsWith("table.")) {
+      // The table's other refusals (a resign, abort or takeback refused): its catalog says why.
+      text = (await refusalText(reply.message_id, reply.params)) ?? t("err_generic", { detail: message });
+    } else text = t("err_generic", { detail: message });
     toast(text, "error");
     announce(text);
   }
@@ -202,6 +211,7 @@ function play(main, tableId, mine, missing) {
       boardHolder.replaceChildren(board.el);
     }
     if (board && state.view) board.update(state, message);
+    noteEnding(state, message);
     lastState = state;
     tickClocks(state); // the board's own clocks too
     noteClock(state, message);
@@ -257,6 +267,36 @@ function play(main, tableId, mine, missing) {
     } else {
       toast(t("clockOutOther", { name: names(state)[event.seat] }), "info", 5000);
     }
+  }
+
+  /** Someone resigned, aborted or took back: say it; after a takeback the move list is
+   * asked for again (a hello's welcome brings it whole). */
+  function noteEnding(state, message) {
+    const event = message && message.type === "update" ? message.event : null;
+    if (!event || !["resign", "abort", "takeback"].includes(event.type)) return;
+    if (event.type === "takeback") {
+      conn.refresh();
+      if (event.seat !== state.seat) toast(t("tookBack", { name: names(state)[event.seat] }), "info", 4000);
+    }
+    announce(endingLine(state) || t("tookBack", { name: names(state)[event.seat] }));
+  }
+
+  /** How a resigned or aborted match ended, in a sentence ("" for one played out). */
+  function endingLine(state) {
+    const result = state.result;
+    if (!result || !["resigned", "aborted"].includes(result.ending)) return "";
+    const who = names(state);
+    const name = who[result.ended_by];
+    if (result.ending === "aborted") return t("abortedBy", { name });
+    return t("resignedBy", { name, names: result.winners.map((i) => who[i]).join(", ") });
+  }
+
+  /** Spy's scoring in two sentences, with the table's own bonus (S14-S16). */
+  function spyScoring() {
+    const bonus = options && Number.isInteger(options.bonus) ? options.bonus : 20;
+    const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+    const pile = options && options.count_points_pile ? ` ${t("spyScoringPile")}` : "";
+    return h("p", { class: "note scoring", "data-key": "spy-scoring" }, t("spyScoring", { first: signed(-bonus), others: signed(bonus) }) + pile);
   }
 
   function renderSeats(state) {
@@ -374,6 +414,7 @@ function play(main, tableId, mine, missing) {
         h("tbody", {}, rows),
       ),
       segment.note ? h("p", { class: "note" }, segment.note) : null,
+      state.game === "spy" ? spyScoring() : null,
       countdown,
       h("div", { class: "actions" }, readyButton, readyNames.length ? h("span", { class: "readylist" }, t("readyAre", { names: readyNames.join(", ") })) : null),
     );
@@ -412,11 +453,15 @@ function play(main, tableId, mine, missing) {
       h("a", { href: api.recordUrl(tableId), class: "button", download: "" }, t("record")),
       h("a", { href: "/", "data-nav": "", class: "button" }, t("toLobby")),
     ];
+    const ending = endingLine(state);
+    const aborted = state.result.ending === "aborted";
+    const outcome = ending || (winners.length === state.seats.length && winners.length > 1 ? t("draw") : t("won", { names: winners.join(", ") }));
     fill(
       result,
-      h("h2", {}, t("matchOver")),
-      h("p", { class: "winners" }, winners.length === state.seats.length && winners.length > 1 ? t("draw") : t("won", { names: winners.join(", ") })),
+      h("h2", {}, t(aborted ? "gameAborted" : "matchOver")),
+      h("p", { class: "winners", "data-ending": state.result.ending || "played" }, outcome),
       h("table", { class: "totals" }, h("caption", {}, t("totals")), h("tbody", {}, rows)),
+      state.game === "spy" ? spyScoring() : null,
       tournament ? null : next.el,
       h("div", { class: "actions" }, actions),
     );
