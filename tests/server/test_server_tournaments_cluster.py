@@ -221,7 +221,10 @@ def check(nodes: list[Node], tid: str, sims: list[Simulated]) -> dict[str, Any]:
             assert table["status"] == "finished"
             for name in table["seats"]:
                 sim = next(s for s in sims if s.name == name)
-                assert table["table_id"] in sim.played
+                # Played to the end, or played (moves of theirs accepted) when the end's
+                # update was lost with the process killed as the game finished; never
+                # a table only a stand-in played for them.
+                assert table["table_id"] in sim.played | sim.moved
     return page
 
 

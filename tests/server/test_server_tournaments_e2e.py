@@ -66,6 +66,9 @@ class Simulated(threading.Thread):
         self.server, self.tid, self.name, self.token, self.race = server, tid, name, token, race
         self.rng = random.Random(name)
         self.played: set[str] = set()
+        #: Tables where a move of this player's was accepted: played by them, though the
+        #: last update may have been lost with a process killed as the game ended.
+        self.moved: set[str] = set()
         self.seated: list[str] = []
         self.errors: list[str] = []
         self.done = threading.Event()
@@ -121,6 +124,8 @@ class Simulated(threading.Thread):
                     continue
                 move = spy_choice(legal) if self.race else self.rng.choice(legal)
                 answer = client.move(move)
+                if answer["type"] == "ack":
+                    self.moved.add(table_id)
                 # In a race another player's call may end the round first: the move is
                 # then refused as too late, never as illegal.
                 assert answer["type"] in ("ack", "resync", "error"), answer
