@@ -1,7 +1,7 @@
 """Cards that look like cards: the vendored SVG deck is served and drawn on every card,
 each card still named in words in the player's language, and a card dragged to where
 it goes is played as a click plays it — a Candidate card onto the lobby, a Spy card onto
-a pile — with a mouse on a desktop and on a phone."""
+a pile — with a mouse on a desktop and a finger on a phone."""
 
 from __future__ import annotations
 
@@ -120,9 +120,10 @@ def images_loaded(page: Any) -> int:
     return len(sizes)
 
 
-def drag(page: Any, source: str, target: str) -> None:
+def drag(page: Any, source: str, target: str, *, touch: bool = False) -> None:
     """Press on ``source``, move in steps onto ``target`` and release, as a hand does
-    (both in view: the source at the bottom of the screen, the target above it)."""
+    (both in view: the source at the bottom of the screen, the target above it) — with
+    the mouse, or with a finger on a touch screen (the browser's own touch events)."""
     page.eval_on_selector(source, "el => el.scrollIntoView({block: 'end'})")
     start = page.locator(source).bounding_box()
     end = page.locator(target).bounding_box()
@@ -130,10 +131,29 @@ def drag(page: Any, source: str, target: str) -> None:
     assert end is not None
     assert end["y"] >= 0, end
     x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 3
+    to_x, to_y = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    # Under the drag threshold first (still a press), then on to the target.
+    path = [(x + 4, y - 4)] + [
+        (x + (to_x - x) * k / 6, y + (to_y - y) * k / 6) for k in range(1, 7)
+    ]
+    if touch:
+        cdp = page.context.new_cdp_session(page)
+
+        def finger(kind: str, at: tuple[float, float] | None) -> None:
+            points = [{"x": at[0], "y": at[1]}] if at else []
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        finger("touchStart", (x, y))
+        for point in path:
+            finger("touchMove", point)
+        assert page.locator(".dragghost").count() == 1  # the card follows the finger
+        finger("touchEnd", None)
+        cdp.detach()
+        return
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + 4, y - 4)  # under the drag threshold: still a press
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
+    for point in path:
+        page.mouse.move(*point)
     assert page.locator(".dragghost").count() == 1  # the card follows the pointer
     page.mouse.up()
 
@@ -191,7 +211,7 @@ def test_candidate_card_dragged_onto_the_lobby_is_played(
     page.wait_for_selector(f"{button}:not(.chosen)")
 
     before = version(page)
-    drag(page, button, ".lobby")
+    drag(page, button, ".lobby", touch=phone)
     moved_past(page, before)
     page.wait_for_selector(f".lobby .card[data-card='{card}']")
     assert page.locator(".dragghost").count() == 0
