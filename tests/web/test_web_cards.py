@@ -120,10 +120,13 @@ def images_loaded(page: Any) -> int:
     return len(sizes)
 
 
-def drag(page: Any, source: str, target: str, *, touch: bool = False) -> None:
+def drag(
+    page: Any, source: str, target: str, *, touch: bool = False, shot: Path | None = None
+) -> None:
     """Press on ``source``, move in steps onto ``target`` and release, as a hand does
     (both in view: the source at the bottom of the screen, the target above it) — with
-    the mouse, or with a finger on a touch screen (the browser's own touch events)."""
+    the mouse, or with a finger on a touch screen (the browser's own touch events);
+    ``shot``: a screenshot just before the release."""
     page.eval_on_selector(source, "el => el.scrollIntoView({block: 'end'})")
     start = page.locator(source).bounding_box()
     end = page.locator(target).bounding_box()
@@ -147,6 +150,8 @@ def drag(page: Any, source: str, target: str, *, touch: bool = False) -> None:
         for point in path:
             finger("touchMove", point)
         assert page.locator(".dragghost").count() == 1  # the card follows the finger
+        if shot:
+            page.screenshot(path=str(shot))
         finger("touchEnd", None)
         cdp.detach()
         return
@@ -155,6 +160,8 @@ def drag(page: Any, source: str, target: str, *, touch: bool = False) -> None:
     for point in path:
         page.mouse.move(*point)
     assert page.locator(".dragghost").count() == 1  # the card follows the pointer
+    if shot:
+        page.screenshot(path=str(shot))
     page.mouse.up()
 
 
@@ -211,7 +218,7 @@ def test_candidate_card_dragged_onto_the_lobby_is_played(
     page.wait_for_selector(f"{button}:not(.chosen)")
 
     before = version(page)
-    drag(page, button, ".lobby", touch=phone)
+    drag(page, button, ".lobby", touch=phone, shot=shots / f"cards-dragging-{lang}.png")
     moved_past(page, before)
     page.wait_for_selector(f".lobby .card[data-card='{card}']")
     assert page.locator(".dragghost").count() == 0
