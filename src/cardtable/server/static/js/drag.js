@@ -49,6 +49,7 @@ function lift(drag) {
   ghost.classList.add("dragghost");
   ghost.setAttribute("aria-hidden", "true");
   Object.assign(ghost.style, { width: `${rect.width}px`, height: `${rect.height}px`, left: "0px", top: "0px" });
+  ghost.style.setProperty("--card-w", `${rect.width}px`); // its index as large as the card's
   document.body.append(ghost);
   drag.ghost = ghost;
   drag.dx = drag.x - rect.left;
