@@ -67,7 +67,7 @@ export function emptySpot(label, attrs = {}, tag = "span") {
 export function cardRow(texts, label) {
   return h(
     "span",
-    { class: "cardrow", role: "list", "aria-label": label, style: `--n: ${texts.length}` },
+    { class: "cardrow", role: "list", "aria-label": label },
     texts.map((c) => h("span", { role: "listitem" }, cardFace(c))),
   );
 }

@@ -15,33 +15,57 @@
 /** How far (CSS px) a pressed pointer moves before the press becomes a drag. */
 export const DRAG_PX = 6;
 
-let active = null; // the drag under way: {payload, drop, id, x, y, ghost, dx, dy, source, over}
+/**
+ * @typedef {object} Drag  the drag under way
+ * @property {any} payload  what the board said the card is
+ * @property {(where: string, payload: any) => void} drop  the board's callback
+ * @property {number} id  the pointer's id
+ * @property {number} x  where it was pressed (client px)
+ * @property {number} y
+ * @property {HTMLElement | null} ghost  the copy that follows the pointer, once lifted
+ * @property {number} dx  the pointer's place on the card (px from its top left)
+ * @property {number} dy
+ * @property {HTMLElement} source  the element pressed
+ * @property {HTMLElement | null} over  the drop place under the pointer
+ */
+/** @type {Drag | null} */
+let active = null;
 
 /** Let `el` be dragged; `drop(where, payload)` is called when it is released over an
- * element with `data-drop="where"` (or one inside it). */
+ * element with `data-drop="where"` (or one inside it).
+ * @param {HTMLElement} el
+ * @param {any} payload
+ * @param {(where: string, payload: any) => void} drop
+ */
 export function draggable(el, payload, drop) {
   el.classList.add("draggable");
   el.addEventListener("pointerdown", (event) => {
     if (active || !event.isPrimary || event.button !== 0) return;
-    active = { payload, drop, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null, source: el, over: null };
+    active = { payload, drop, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null, dx: 0, dy: 0, source: el, over: null };
     window.addEventListener("pointermove", onMove);
     window.addEventListener("pointerup", onUp);
     window.addEventListener("pointercancel", onCancel);
   });
 }
 
-/** The drop place under a point (the ghost lets the pointer through), or null. */
+/** The drop place under a point (the ghost lets the pointer through), or null.
+ * @param {number} x
+ * @param {number} y
+ * @returns {HTMLElement | null}
+ */
 function placeAt(x, y) {
   const el = document.elementFromPoint(x, y);
-  return el ? el.closest("[data-drop]") : null;
+  return el ? /** @type {HTMLElement | null} */ (el.closest("[data-drop]")) : null;
 }
 
-/** A copy of the pressed card that follows the pointer, above everything. */
+/** A copy of the pressed card that follows the pointer, above everything.
+ * @param {Drag} drag
+ */
 function lift(drag) {
   // The card itself follows the pointer, not the button around it (a Spy pile's source).
-  const shown = drag.source.querySelector(".card.face") || drag.source;
+  const shown = /** @type {HTMLElement} */ (drag.source.querySelector(".card.face") || drag.source);
   const rect = shown.getBoundingClientRect();
-  const ghost = shown.cloneNode(true);
+  const ghost = /** @type {HTMLElement} */ (shown.cloneNode(true));
   // A picture only: no id, data hook, role or name that a page query could mistake for the card.
   for (const attr of [...ghost.attributes]) {
     if (attr.name !== "class") ghost.removeAttribute(attr.name);
@@ -57,6 +81,7 @@ function lift(drag) {
   drag.source.classList.add("dragging");
 }
 
+/** @param {PointerEvent} event */
 function onMove(event) {
   const drag = active;
   if (!drag || event.pointerId !== drag.id) return;
@@ -74,6 +99,7 @@ function onMove(event) {
   }
 }
 
+/** @param {PointerEvent} event */
 function onUp(event) {
   const drag = active;
   if (!drag || event.pointerId !== drag.id) return;
@@ -85,6 +111,7 @@ function onUp(event) {
   if (place) drag.drop(place.dataset.drop, drag.payload);
 }
 
+/** @param {PointerEvent} event */
 function onCancel(event) {
   if (active && event.pointerId === active.id) end();
 }
@@ -104,6 +131,7 @@ function end() {
 
 /** The click a browser sends after a drag's release is not a click on a card. */
 function swallowClick() {
+  /** @param {Event} event */
   const stop = (event) => {
     event.stopPropagation();
     event.preventDefault();
