@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, cardRow, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
+import { draggable } from "./drag.js";
 import { cardText, moveText, seatName, suitName, suitSymbol, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
 import { MoveList, describeMove } from "./movelist.js";
@@ -199,6 +200,13 @@ export class CandidateBoard {
     const move = `play ${[...chosen, card].join(" ")}`;
     if (this.myMoves.includes(move)) this.send(move);
     else this.choose(index);
+  }
+
+  /** A hand card dragged and released over `where` (drag.js): onto the lobby it goes
+   * as a double-click sends it; the hand may have changed meanwhile, so the card is
+   * checked to be still there. */
+  dropped(where, { index, card }) {
+    if (where === "lobby" && this.state.view.hand?.[index] === card) this.dropOnLobby(index);
   }
 
   async askHint() {
@@ -397,7 +405,6 @@ export class CandidateBoard {
           class: [playable ? "playable" : "", chosenAt >= 0 ? "chosen" : "", hinted.includes(card) ? "hinted" : ""].join(" "),
           "aria-pressed": chosenAt >= 0 ? "true" : "false",
           "aria-disabled": playable ? "false" : "true",
-          draggable: playable ? "true" : "false",
         },
         "button",
       );
@@ -409,10 +416,7 @@ export class CandidateBoard {
       el.addEventListener("dblclick", () => {
         if (playable) this.dropOnLobby(i);
       });
-      el.addEventListener("dragstart", (event) => {
-        event.dataTransfer.setData("text/plain", String(i));
-        event.dataTransfer.effectAllowed = "move";
-      });
+      if (playable) draggable(el, { index: i, card }, (where, what) => this.dropped(where, what));
       return el;
     });
     return h("div", { class: "hand mine", "data-side": this.state.seat, role: "group", "aria-label": t("hand") }, cards);
@@ -456,21 +460,10 @@ export class CandidateBoard {
       : [emptySpot(t("lobbyEmpty"))];
     const lobby = h(
       "div",
-      { class: "lobby", "aria-label": t("lobby"), role: "group", "data-key": "lobby" },
+      { class: "lobby", "aria-label": t("lobby"), role: "group", "data-key": "lobby", "data-drop": "lobby" },
       h("h3", {}, t("lobby"), view.lobby_shape ? ` (${t(`shape_${view.lobby_shape}`)})` : ""),
       h("div", { class: "cardrow" }, lobbyCards),
     );
-    lobby.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      lobby.classList.add("droptarget");
-    });
-    lobby.addEventListener("dragleave", () => lobby.classList.remove("droptarget"));
-    lobby.addEventListener("drop", (event) => {
-      event.preventDefault();
-      lobby.classList.remove("droptarget");
-      const index = Number(event.dataTransfer.getData("text/plain"));
-      if (Number.isInteger(index)) this.dropOnLobby(index);
-    });
     return h(
       "section",
       { class: "centre", "aria-label": t("piles") },

@@ -9,6 +9,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, emptySpot } from "./cards.js";
 import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
+import { draggable } from "./drag.js";
 import { cardSpoken, seatName, t } from "./i18n.js";
 import { rectOf, slideFrom } from "./motion.js";
 import { refusalText } from "./messages.js";
@@ -455,16 +456,13 @@ export class SpyBoard {
           "data-to": source,
           "aria-pressed": this.source === source ? "true" : "false",
           "aria-label": `${label}: ${top ? cardSpoken(top) : t("empty")}, ${t("cardsLeft", { n: count })}`,
-          draggable: ok ? "true" : "false",
         },
         inner,
         h("span", { class: "count", "aria-hidden": "true" }, count),
         h("span", { class: "label", "aria-hidden": "true" }, label),
       );
       button.addEventListener("click", () => this.pick(source));
-      button.addEventListener("dragstart", (event) => {
-        event.dataTransfer.setData("text/plain", source);
-      });
+      if (ok) draggable(button, source, (where, from) => this.dropped(where, from));
       return button;
     };
     const piles = seat.piles.map((pile, i) => {
@@ -480,25 +478,24 @@ export class SpyBoard {
           "data-key": `pile-${n}`,
           "data-pile": n,
           "data-to": `pile-${n}`,
+          "data-drop": `pile-${n}`,
           "aria-label": `${t("pile", { n })}: ${cardSpoken(pile.top)}, ${t("cards", { n: pile.size })}`,
         },
         cardFace(pile.top, { "aria-hidden": "true" }),
         h("span", { class: "pileno", "aria-hidden": "true" }, n),
       );
       button.addEventListener("click", () => this.placeOrExplain(n));
-      this.dropTarget(button, (source) => this.placeOn(n, source));
       return button;
     });
     if (seat.piles.length < 6) {
       const canOpen = this.source ? moves.has(`open ${this.source}`) : moves.has("open points") || moves.has("open waste");
       const slot = h(
         "button",
-        { type: "button", class: `pile newpile ${canOpen ? "choosable" : ""} ${this.hint && this.hint.startsWith("open ") ? "hinted" : ""}`, "data-key": "newpile", "aria-label": t("newPile") },
+        { type: "button", class: `pile newpile ${canOpen ? "choosable" : ""} ${this.hint && this.hint.startsWith("open ") ? "hinted" : ""}`, "data-key": "newpile", "data-drop": "new", "aria-label": t("newPile") },
         h("span", {}, "+"),
         h("span", { class: "pileno" }, t("newPile")),
       );
       slot.addEventListener("click", () => this.openNew());
-      this.dropTarget(slot, (source) => this.openNew(source));
       piles.push(slot);
     }
     const deck = h(
@@ -548,18 +545,13 @@ export class SpyBoard {
     return Boolean(this.hint) && (this.hint.startsWith(`place ${source} `) || this.hint === `open ${source}`);
   }
 
-  dropTarget(el, act) {
-    el.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      el.classList.add("droptarget");
-    });
-    el.addEventListener("dragleave", () => el.classList.remove("droptarget"));
-    el.addEventListener("drop", (event) => {
-      event.preventDefault();
-      el.classList.remove("droptarget");
-      const source = event.dataTransfer.getData("text/plain");
-      if (source === "points" || source === "waste") act(source);
-    });
+  /** The points or waste card dragged and released over `where` (drag.js): onto a pile
+   * as a click on the pile with that card chosen (a card that does not fit says why),
+   * onto the new pile's slot as opening one. */
+  dropped(where, source) {
+    const pile = /^pile-(\d)$/.exec(where);
+    if (pile) this.placeOrExplain(Number(pile[1]), source);
+    else if (where === "new") this.openNew(source);
   }
 
   flags(seat) {
