@@ -2,7 +2,7 @@
 // then the seats, clocks, whose decision it is, the game itself, and the result.
 
 import { signedIn } from "./account.js";
-import { api, saveName, saveSeat, savedName, savedSeat, saveTableTournament, tableTournament } from "./api.js";
+import { ApiError, api, saveName, saveSeat, savedName, savedSeat, saveTableTournament, tableTournament } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
 import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./conn.js";
@@ -11,9 +11,11 @@ import { moveText, seatName, t } from "./i18n.js";
 import { apiErrorText, waitingInvites, waitingLine } from "./invites.js";
 import { showMissing } from "./missing.js";
 import { nextGame } from "./nextgame.js";
+import { optionsText } from "./options.js";
 import { loadMessages, refusalText } from "./messages.js";
 import { clockText } from "./movelist.js";
 import { forgetRatings, ratingBadge } from "./ratings.js";
+import { timeControlText } from "./seek.js";
 import { playSound, soundSwitch } from "./sound.js";
 import { SpyBoard } from "./spy.js";
 
@@ -60,27 +62,52 @@ async function tableGone(main, tableId) {
 function joinForm(main, tableId, invite, done) {
   // A signed-in player sits under the account's name (the server uses it anyway).
   const me = signedIn();
+  const about = h("div", { class: "invitecontext", id: "join-context", "aria-live": "polite" });
   const terms = h("p", { class: "note", id: "join-terms" });
   const name = h("input", { type: "text", id: "join-name", required: true, maxlength: 32, value: me ? me.name : savedName(), readonly: Boolean(me), autocomplete: "nickname" });
   const form = h(
     "form",
     { class: "panel joinform" },
-    h("h1", {}, t("join")),
+    h("h1", {}, t("inviteTitle")),
+    about,
     h("label", { class: "field" }, h("span", {}, t("yourName")), name),
     terms,
     h("button", { type: "submit", class: "primary" }, t("join")),
   );
-  // What taking the seat agrees to: rated or casual, hints or none (the creator chose).
+  // What the invite is for, before the form: the game, who is at the table, the options
+  // and the clock, and what taking the seat agrees to (rated or casual, hints or none).
+  // An invite that is used or unknown says so instead of the form.
   api
-    .table(tableId)
-    .then((info) =>
+    .code(invite)
+    .then((found) => {
+      const info = found.table;
+      if (found.target !== "invite" || info.id !== tableId) {
+        showMissing(main, t("inviteUnknown"), t("inviteOtherTable"));
+        return;
+      }
+      const seated = info.seats.filter((s) => s.role !== "open").map((s) => seatName(s));
+      fill(
+        about,
+        h("p", { class: "invitegame", "data-game": info.game }, optionsText(info.game, info.options)),
+        h(
+          "p",
+          { class: "invitewho" },
+          seated.length ? t("inviteAtTable", { names: seated.join(", ") }) : t("inviteNobodyYet"),
+          " ",
+          t("inviteYourSeat", { n: found.seat + 1, of: info.seats.length }),
+        ),
+        h("p", { class: "inviteclock" }, `${t("clock")}: ${timeControlText(info.time_control)}`),
+      );
       fill(
         terms,
         `${t(info.rated ? "ratedTable" : "casualTable")} · ${t(info.hints ? "hintsAllowed" : "hintsOff")}. `,
         t("joinAgrees"),
-      ),
-    )
-    .catch(() => {});
+      );
+    })
+    .catch(async (err) => {
+      const used = err instanceof ApiError && err.status === 409;
+      showMissing(main, t(used ? "inviteUsed" : "inviteUnknown"), used ? t("inviteUsedText") : await apiErrorText(err));
+    });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const who = name.value.trim() || "Player";
