@@ -15,7 +15,8 @@ game's name.
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
-  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard`` — the client's page,
+  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard``, ``/tutorial/{game}`` —
+  the client's page,
   so its addresses (the invite links among them) can be opened and reloaded.
 """
 
@@ -310,4 +311,5 @@ def pages(static_dir: Path | None) -> APIRouter:
     for path in ("/signup", "/signin", "/account", "/player/{name}"):
         router.add_api_route(path, page, methods=["GET"])
     router.add_api_route("/leaderboard", page, methods=["GET"])  # static/js/leaderboard.js
+    router.add_api_route("/tutorial/{game}", page, methods=["GET"])  # static/js/tutorial.js
     return router
