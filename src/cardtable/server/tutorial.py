@@ -63,9 +63,10 @@ class Lesson:
     rules: tuple[str, ...]
 
 
-def _learner(moves: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
-    """Moves all made by the learner (a Spy race where only the learner moves)."""
-    return tuple((LEARNER, move) for move in moves)
+def _learner(moves: str) -> tuple[tuple[int, str], ...]:
+    """Moves all made by the learner (a Spy race where only the learner moves), given
+    as one text with ``"; "`` between them."""
+    return tuple((LEARNER, move) for move in moves.split("; "))
 
 
 # Candidate, seed 1: seat 0 deals (C2) the diamonds; the lobby card 4♦; the opponent
@@ -82,15 +83,13 @@ _CANDIDATE_PATH: Final = (
 
 # Spy vs Spy, seed 2624: the learner's own race through a round, the other player
 # idle, up to the call (S10); the moves the lessons skip are turns and placements.
-_SPY_PATH: Final = tuple(
-    (
-        "place points 2; open points; turn; turn; turn; place waste 2; place points 2; "
-        "turn; turn; place waste 1; turn; turn; turn; turn; place waste 2; turn; turn; "
-        "turn; place waste 1; place points 1; turn; turn; turn; place waste 2; turn; turn; "
-        "place waste 1; "
-        # The racing deck is empty here: this turn flips the waste back first (S9).
-        "turn; place waste 1; place points 1"
-    ).split("; ")
+_SPY_PATH: Final = _learner(
+    "place points 2; open points; turn; turn; turn; place waste 2; place points 2; "
+    "turn; turn; place waste 1; turn; turn; turn; turn; place waste 2; turn; turn; "
+    "turn; place waste 1; place points 1; turn; turn; turn; place waste 2; turn; turn; "
+    "place waste 1; "
+    # The racing deck is empty here: this turn flips the waste back first (S9).
+    "turn; place waste 1; place points 1"
 )
 
 #: Each game's lessons, in order.
@@ -117,19 +116,19 @@ LESSONS: Final[dict[str, tuple[Lesson, ...]]] = {
         # S3, S4, S6, S7: the points pile's top card onto a pile one rank away.
         Lesson("points", 2624, (), ("place points 2",), ("S3", "S4", "S6", "S7")),
         # S8: a fifth pile, opened with a playable card.
-        Lesson("open", 2624, _learner(_SPY_PATH[:1]), ("open points",), ("S8",)),
+        Lesson("open", 2624, _SPY_PATH[:1], ("open points",), ("S8",)),
         # S5, S6: the waste's top card, up or down a rank, any suit.
         Lesson(
             "waste",
             2624,
-            _learner(_SPY_PATH[:5]),
+            _SPY_PATH[:5],
             ("place waste 2", "place waste 4", "place waste 5"),
             ("S5", "S6", "S7"),
         ),
         # S9: an empty racing deck: the waste turns over and becomes it again.
-        Lesson("recycle", 2624, _learner(_SPY_PATH[:27]), ("turn",), ("S9",)),
+        Lesson("recycle", 2624, _SPY_PATH[:27], ("turn",), ("S9",)),
         # S10, S14, S16: the points pile is empty: call «finished»; lowest total wins.
-        Lesson("call", 2624, _learner(_SPY_PATH), ("call",), ("S10", "S14", "S16")),
+        Lesson("call", 2624, _SPY_PATH, ("call",), ("S10", "S14", "S16")),
     ),
 }
 
