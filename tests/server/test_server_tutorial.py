@@ -63,7 +63,7 @@ def test_every_lesson_is_the_engines_position_and_asks_a_legal_move(
 def test_the_lessons_are_named_in_the_players_language(http: httpx.Client) -> None:
     seats = lessons(http, "spy", "uk")[0]["state"]["view"]["seats"]
     assert [s["name"] for s in seats] == list(PLAYER_NAMES["uk"])
-    assert lessons(http, "candidate", "uk")[0]["state"]["players"] == ["Ви", "Суперник"]
+    assert lessons(http, "candidate", "uk")[0]["state"]["players"] == ["Гравець", "Суперник"]
 
 
 def test_a_card_that_does_not_fit_gets_the_engines_refusal(http: httpx.Client) -> None:

@@ -42,10 +42,11 @@ __all__ = [
 #: The learner's seat in every lesson.
 LEARNER: Final = 0
 
-#: The players' names by language: the learner and the other seat.
+#: The players' names by language: the learner and the other seat (each named in the
+#: third person, as the move list speaks of players: "Player passes").
 PLAYER_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "en": ("You", "Opponent"),
-    "uk": ("Ви", "Суперник"),
+    "en": ("Player", "Opponent"),
+    "uk": ("Гравець", "Суперник"),
 }
 
 

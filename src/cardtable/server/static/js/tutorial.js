@@ -11,7 +11,7 @@
 import { signedIn } from "./account.js";
 import { api, saveHostToken, saveSeat, savedName } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
-import { announce, h, toast } from "./dom.js";
+import { announce, h, hideToast, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { navigate } from "./nav.js";
@@ -127,6 +127,7 @@ export function showTutorial(main, game) {
 
   function runLessons(lessons, index) {
     drop();
+    hideToast(); // the last step's message is read: it must not cover this one
     if (index >= lessons.length) {
       finish();
       return;
@@ -251,7 +252,7 @@ async function playBot(game, button) {
     time_control: null,
     rated: false,
     hints: true,
-    sit: me ? me.name : savedName() || t("tutYou"),
+    sit: me ? me.name : savedName() || t("tutPlayer"),
   };
   try {
     const answer = await api.create(request);
