@@ -12,7 +12,7 @@ move and every refusal comes from the engine, as at a table.
 
 The lessons of each game follow one path through one deal, so each step starts where
 the one before it left off. ``scripts/tutorial_seeds.py`` is how the seeds were found.
-Each lesson names the rules it shows (RULINGS.md tags); the texts are the client's
+Each lesson names the rules it shows (the tags of docs/rules/*.md); the texts are the client's
 (``tut_<game>_<key>`` in i18n.js).
 """
 
@@ -60,7 +60,7 @@ class Lesson:
     seed: int
     before: tuple[tuple[int, str], ...]
     asked: tuple[str, ...]
-    #: The RULINGS.md tags of the rules the lesson shows.
+    #: The tags (docs/rules/*.md) of the rules the lesson shows.
     rules: tuple[str, ...]
 
 
