@@ -123,7 +123,7 @@ def test_spy_tutorial_can_be_finished_on_a_phone_in_ukrainian(
     assert page.inner_text("[data-key='deck'] .count") == "17"
     # S6: 9♣ does not fit on 6♣ — the engine's reason, in Ukrainian.
     page.click("[data-key='pile-1']")
-    assert "не підходить" in page.locator(".toast").inner_text()
+    page.wait_for_selector(".toast:has-text('не підходить на стопку 1')")
     take_step(page, 1, "[data-key='source-points']", "[data-key='pile-2']")
     take_step(page, 2, "[data-key='source-points']", "[data-key='newpile']")  # S8: a fifth pile
     # S5-S7: the waste's 8♦ onto a 9 or a 7.
@@ -155,4 +155,12 @@ def test_the_lobby_offer_can_be_hidden(web_server: WebServer, browser: Any, shot
     assert offer.count() == 0
     page.reload()
     no_offer_in_the_lobby(page)
+    # The tutorial's address opens by itself (a reload, a shared link); an unknown game's
+    # is a page that is not there.
+    page.goto(web_server.base + "/tutorial/candidate")
+    page.wait_for_selector("main[data-step='1'] .tutoriallesson")
+    assert page.inner_text("#lesson-h") == "Роздайте карти"
+    assert page.goto(web_server.base + "/tutorial/chess").status == 404
+    page.wait_for_selector("main h1")
+    assert page.locator(".tutorial").count() == 0
     page.context.close()

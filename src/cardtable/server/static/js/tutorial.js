@@ -11,7 +11,7 @@
 import { signedIn } from "./account.js";
 import { api, saveHostToken, saveSeat, savedName } from "./api.js";
 import { CandidateBoard } from "./candidate.js";
-import { announce, h, hideToast, toast } from "./dom.js";
+import { h, hideToast, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { navigate } from "./nav.js";
@@ -60,7 +60,6 @@ export function tutorialOffer() {
   hide.addEventListener("click", () => {
     setOfferState("dismissed");
     panel.remove();
-    announce(t("tutDismiss"));
   });
   return panel;
 }
@@ -169,11 +168,11 @@ export function showTutorial(main, game) {
 
     function judged(answer) {
       if (!answer.legal) {
-        // The engine's refusal: said at the card where the board can, and here.
+        // The engine's refusal: said at the card where the board can, and here (a
+        // status region: a screen reader reads it as it comes).
         if (board.refused) board.refused(answer.reason);
         feedback.replaceChildren(h("p", { class: "tutwrong" }, t("tutWrong", { why: answer.reason })));
         feedback.dataset.result = "refused";
-        announce(t("tutWrong", { why: answer.reason }));
         return;
       }
       version += 1;
