@@ -65,6 +65,12 @@ def test_candidate_tutorial_can_be_finished(
         page, web_server.base + "/", ".tutorialoffer a[href='/tutorial/candidate']", "Step 1 of 5"
     )
     take_step(page, 1, "button.pile[data-pile='D']")  # C3, C4: deal from the diamonds
+    # A language switch (or a reload) goes on at the same step, in the other language.
+    page.click("button[data-lang='uk']")
+    page.wait_for_selector("main[data-step='2'] #lesson-h:has-text('Відкрийте карту лобі')")
+    assert page.url.endswith("/tutorial/candidate?step=2")
+    page.click("button[data-lang='en']")
+    page.wait_for_selector("main[data-step='2'] #lesson-h:has-text('Turn the lobby card')")
     # C5: turn the lobby card.
     page.click("button.pile[data-pile='D']")
     step_done(page, 2)

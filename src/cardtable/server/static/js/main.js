@@ -4,7 +4,7 @@
 //   /watch/ID            watch a table
 //   /replay/ID           step through a finished game
 //   /rules/GAME          the rules page
-//   /tutorial/GAME       the game's first-game tutorial (tutorial.js)
+//   /tutorial/GAME[?step=N]  the game's first-game tutorial (tutorial.js)
 //   /signup, /signin     create an account, sign in (account.js)
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
@@ -52,7 +52,7 @@ function route() {
   } else if ((match = path.match(/^\/rules\/(\w+)$/))) {
     leave = showRules(main, match[1]);
   } else if ((match = path.match(/^\/tutorial\/(\w+)$/)) && TUTORIAL_GAMES.includes(match[1])) {
-    leave = showTutorial(main, match[1]);
+    leave = showTutorial(main, match[1], Number(params.get("step") || 1));
   } else if (path === "/signup" || path === "/signin") {
     showSignIn(main, path.slice(1));
   } else if (path === "/account") {

@@ -101,8 +101,10 @@ function tableState(game, position, version, over) {
   };
 }
 
-/** The tutorial page of `game`; returns its clean-up. */
-export function showTutorial(main, game) {
+/** The tutorial page of `game`, from step `first` (1 when not a step of it: the
+ * address keeps the step, so a reload or a language switch goes on where it was);
+ * returns its clean-up. */
+export function showTutorial(main, game, first = 1) {
   const title = h("h1", { id: "tutorial-h", tabindex: "-1" }, t("tutTitle", { game: t(game) }));
   const body = h("div", { class: "tutorialbody" }, t("loading"));
   main.append(h("section", { class: "panel tutorial", "aria-labelledby": "tutorial-h", "data-game": game }, title, body));
@@ -118,7 +120,8 @@ export function showTutorial(main, game) {
   api
     .tutorial(game, lang())
     .then((data) => {
-      if (!closed) runLessons(data.lessons, 0);
+      const start = Number.isInteger(first) && first >= 1 && first <= data.lessons.length ? first - 1 : 0;
+      if (!closed) runLessons(data.lessons, start);
     })
     .catch(async (err) => {
       body.replaceChildren(h("p", { class: "error", role: "alert" }, t("err_generic", { detail: await apiErrorText(err) })));
@@ -208,11 +211,13 @@ export function showTutorial(main, game) {
       board.el,
     );
     main.dataset.step = String(index + 1);
+    history.replaceState(null, "", `/tutorial/${game}${index ? `?step=${index + 1}` : ""}`);
     if (index > 0) /** @type {HTMLElement} */ (body.querySelector("#lesson-h")).focus();
   }
 
   function finish() {
     setOfferState("done");
+    history.replaceState(null, "", `/tutorial/${game}`);
     main.dataset.step = "done";
     const play = h("button", { type: "button", class: "primary", "data-key": "tutorial-play" }, t("tutPlayBot"));
     play.addEventListener("click", () => playBot(game, play));
