@@ -300,7 +300,7 @@ const WORDS = {
     tut_spy_call: "Call «{@called}»",
     tut_spy_call_text: "Your {@points_pile} is empty: call «{@called}» now. The first to call wins the round at once.",
     tut_spy_call_goal: "Press “Call «{@called}»”.",
-    tut_spy_call_done: "You won the round: the first to call scores −20, everyone else +20. A match is five rounds, and the lowest total wins.",
+    tut_spy_call_done: "You won the round: the first to call scores −20, everyone else +20 (the table below). A match is five rounds — the next one is dealt already — and the lowest total wins.",
     // errors
     err_network: "The server cannot be reached.",
     err_lost: "Connection lost. Reconnecting in {s} s…",
@@ -938,7 +938,7 @@ const WORDS = {
     tut_spy_call: "Оголосіть «{@called}»",
     tut_spy_call_text: "Ваша {@points_pile} порожня: оголосіть «{@called}». Хто оголосить першим, одразу виграє раунд.",
     tut_spy_call_goal: "Натисніть «Оголосити «{@called}»».",
-    tut_spy_call_done: "Ви виграли раунд: перший, хто оголосив, отримує −20, усі інші +20. Партія — п’ять раундів, перемагає найменша сума.",
+    tut_spy_call_done: "Ви виграли раунд: перший, хто оголосив, отримує −20, усі інші +20 (таблиця внизу). Партія — п’ять раундів (наступний уже роздано), перемагає найменша сума.",
     err_network: "Сервер недоступний.",
     err_lost: "Зв'язок втрачено. Повторне з'єднання за {s} с…",
     err_reconnected: "З'єднання відновлено.",
