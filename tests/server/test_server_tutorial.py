@@ -47,6 +47,7 @@ def test_every_lesson_is_the_engines_position_and_asks_a_legal_move(
             match.apply(seat, move)
         state = lesson["state"]
         assert lesson["number"] == number
+        assert lesson["text"] == f"tut_{game}_{definition.key}"
         assert state["view"] == json.loads(json.dumps(match.view(0)))
         assert state["seat"] == 0
         assert state["to_move"] in (0, "anyone")

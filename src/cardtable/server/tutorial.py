@@ -184,12 +184,14 @@ def lesson_state(match: Match) -> dict[str, Any]:
 
 
 def lesson_json(game: str, number: int, lang: str) -> dict[str, Any]:
-    """Lesson ``number`` of ``game`` as the client takes it: its key, rules, the
-    moves asked for and the position."""
+    """Lesson ``number`` of ``game`` as the client takes it: its key, its texts' key
+    (``text``; the client adds ``_text``, ``_goal`` and ``_done``), rules, the moves
+    asked for and the position."""
     lesson = find_lesson(game, number)
     return {
         "number": number,
         "key": lesson.key,
+        "text": f"tut_{game}_{lesson.key}",
         "rules": list(lesson.rules),
         "asked": list(lesson.asked),
         "state": lesson_state(lesson_position(game, lesson, lang)),

@@ -135,7 +135,7 @@ export function showTutorial(main, game, first = 1) {
       return;
     }
     const lesson = lessons[index];
-    const key = `tut_${game}_${lesson.key}`;
+    const key = lesson.text; // the step's title; its text, goal and result add _text, _goal, _done
     let version = 0;
     let done = false;
     let busy = false;
