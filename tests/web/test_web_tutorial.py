@@ -30,8 +30,11 @@ def step_done(page: Any, step: int, result: str = "asked") -> None:
 
 
 def next_step(page: Any, step: int) -> None:
+    """Go on from a step done: Next has the focus, then the next step's heading."""
+    assert page.evaluate("document.activeElement.dataset.key") == "tutorial-next"
     page.click("[data-key='tutorial-next']")
     page.wait_for_selector(f"main[data-step='{step + 1}']")
+    assert page.evaluate("document.activeElement.id") == "lesson-h"
 
 
 def take_step(page: Any, step: int, *clicks: str) -> None:

@@ -212,7 +212,7 @@ export function showTutorial(main, game, first = 1) {
     );
     main.dataset.step = String(index + 1);
     history.replaceState(null, "", `/tutorial/${game}${index ? `?step=${index + 1}` : ""}`);
-    if (index > 0) /** @type {HTMLElement} */ (body.querySelector("#lesson-h")).focus();
+    /** @type {HTMLElement} */ (body.querySelector("#lesson-h")).focus();
   }
 
   function finish() {
