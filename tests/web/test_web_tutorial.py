@@ -78,6 +78,11 @@ def test_candidate_tutorial_can_be_finished(
     assert page.url.endswith("/tutorial/candidate?step=2")
     page.click("button[data-lang='en']")
     page.wait_for_selector("main[data-step='2'] #lesson-h:has-text('Turn the lobby card')")
+    # The step's rules are a link away, and Back comes back to the step.
+    page.click(".tutorialrules a")
+    page.wait_for_selector(".rules.panel h2")
+    page.go_back()
+    page.wait_for_selector("main[data-step='2'] #lesson-h:has-text('Turn the lobby card')")
     # C5: turn the lobby card.
     page.click("button.pile[data-pile='D']")
     step_done(page, 2)

@@ -204,7 +204,12 @@ export function showTutorial(main, game, first = 1) {
         h("h2", { id: "lesson-h", tabindex: "-1" }, t(key)),
         h("p", {}, t(`${key}_text`)),
         h("p", { class: "tutorialgoal" }, h("strong", {}, t(`${key}_goal`))),
-        h("p", { class: "tutorialrules note" }, t("tutRules", { tags: lesson.rules.join(", ") })),
+        // The rules page is a link away; Back returns to this step (the address keeps it).
+        h(
+          "p",
+          { class: "tutorialrules note" },
+          h("a", { href: `/rules/${game}`, "data-nav": "" }, t("tutRules", { tags: lesson.rules.join(", ") })),
+        ),
         feedback,
         h("div", { class: "buttons" }, again, next),
       ),
