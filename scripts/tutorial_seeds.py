@@ -1,13 +1,18 @@
-"""Find a Spy vs Spy seed whose round shows every idea of the tutorial, quickly.
+"""Find the seeds whose positions show every idea of the tutorial, quickly.
 
-The tutorial (src/cardtable/server/tutorial.py) follows one real round of the engine.
-This script plays seat 0 of each seed with a simple rule — the points card where it
-fits, a fifth pile with it, the waste card where it fits, else turn — until the points
-pile is empty, and prints the shortest rounds that put a points card on a pile first,
-open a pile, play from the waste and turn an empty racing deck (S6-S10). The chosen
-seed and its moves are copied into the lesson definitions by hand.
+The tutorial (src/cardtable/server/tutorial.py) follows one real deal or round of the
+engine per game; the chosen seed and its moves are copied into the lesson definitions
+by hand.
 
-    PYTHONPATH=src python scripts/tutorial_seeds.py [--seeds N] [--show K]
+- Spy vs Spy: seat 0 of each seed plays by a simple rule — the points card where it
+  fits, a fifth pile with it, the waste card where it fits, else turn — until the points
+  pile is empty; the shortest rounds that put a points card on a pile first, open a
+  pile, play from the waste and turn an empty racing deck (S6-S10) are printed.
+- Candidate: seeds where seat 0 deals (C2), and after a pile is dealt and its top card
+  turned for the lobby (C4, C5) and the opponent passes, seat 0 can play a run of three
+  onto it (C7) — and has a card that cannot be played, for the refusal.
+
+    PYTHONPATH=src python scripts/tutorial_seeds.py [--game spy|candidate] [--seeds N] [--show K]
 """
 
 from __future__ import annotations
@@ -41,11 +46,43 @@ def round_path(seed: int, limit: int = 80) -> list[tuple[str, int]] | None:
     return None
 
 
+def candidate_runs(seed: int) -> list[str]:
+    """For a Candidate seed: "deal X, lobby Y: play …" for each run of three seat 0 can
+    play after the opponent's pass, with a card in hand that fits nowhere."""
+    game = find_game("candidate")
+    if game.new_match(seed=seed, players=["You", "Opponent"], options={}).to_move() != 0:
+        return []
+    found = []
+    for suit in "SHDC":
+        for lobby in "SHDC":
+            match = game.new_match(seed=seed, players=["You", "Opponent"], options={})
+            match.apply(0, f"deal {suit}")
+            if f"lobby {lobby}" not in match.legal_moves(0):
+                continue
+            match.apply(0, f"lobby {lobby}")
+            match.apply(1, "pass")
+            plays = [m for m in match.legal_moves(0) if m.startswith("play ")]
+            playable = {card for m in plays for card in m.split()[1:]}
+            stuck = [c for c in match.view(0)["hand"] if c not in playable]
+            found += [
+                f"deal {suit}, lobby {lobby}: {m} (cannot play {stuck[0]})"
+                for m in plays
+                if len(m.split()) == 4 and stuck
+            ]
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["spy", "candidate"], default="spy")
     parser.add_argument("--seeds", type=int, default=3000)
     parser.add_argument("--show", type=int, default=5)
     args = parser.parse_args()
+    if args.game == "candidate":
+        lines = (f"{seed} {line}" for seed in range(1, args.seeds) for line in candidate_runs(seed))
+        for _, line in zip(range(args.show), lines, strict=False):
+            print(line)
+        return
     found = []
     for seed in range(1, args.seeds):
         path = round_path(seed)
