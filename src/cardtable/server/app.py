@@ -27,7 +27,16 @@ from cardtable.server.analysis import AnalysisRunner
 from cardtable.server.cluster import Cluster
 from cardtable.server.inputs import BadInput, check_json, json_safe
 from cardtable.server.metrics import Metrics
-from cardtable.server.routes import accounts, analysis, client, info, play, seeks, tables
+from cardtable.server.routes import (
+    accounts,
+    analysis,
+    client,
+    info,
+    play,
+    seeks,
+    tables,
+    tutorial,
+)
 from cardtable.server.runtime import Hub, HubError
 from cardtable.server.settings import Settings
 from cardtable.server.shared import open_shared
@@ -135,6 +144,7 @@ def create_app(
         accounts.router,
         seeks.router,
         analysis.router,
+        tutorial.router,
         tournament_routes.router,
     ):
         app.include_router(router)

@@ -15,8 +15,9 @@ game's name.
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
-  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard`` — the client's page,
-  so its addresses (the invite links among them) can be opened and reloaded.
+  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard``, ``/tutorial/{game}``
+  (each game with a tutorial) — the client's page, so its addresses (the invite links
+  among them) can be opened and reloaded.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from cardtable.server.routes import current_hub, no_table
 from cardtable.server.runtime import Hub
 from cardtable.server.storage import Storage
 from cardtable.server.thinking import HintRunner, HintsBusy
+from cardtable.server.tutorial import LESSONS
 from cardtable.table import MoveEntry, Status
 
 __all__ = ["HINT_LEVEL", "pages", "replay_steps", "router"]
@@ -310,4 +312,6 @@ def pages(static_dir: Path | None) -> APIRouter:
     for path in ("/signup", "/signin", "/account", "/player/{name}"):
         router.add_api_route(path, page, methods=["GET"])
     router.add_api_route("/leaderboard", page, methods=["GET"])  # static/js/leaderboard.js
+    for game in LESSONS:  # static/js/tutorial.js; another game's address is not found
+        router.add_api_route(f"/tutorial/{game}", page, methods=["GET"])
     return router

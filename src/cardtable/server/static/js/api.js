@@ -86,6 +86,10 @@ export const api = {
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`),
   rules: (game, lang) => call("GET", `/api/rules/${game}?lang=${lang}`),
+  // The first-game tutorial (tutorial.js): its lessons, and a move tried in one of them.
+  tutorial: (game, lang) => call("GET", `/api/tutorial/${encodeURIComponent(game)}?lang=${lang}`),
+  tutorialMove: (game, lesson, move, lang) =>
+    call("POST", `/api/tutorial/${encodeURIComponent(game)}/${lesson}?lang=${lang}`, { move }),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   // The "play now" queue (seek.js): the seek's secret alone polls, cancels, calls bots.
   seeks: () => call("GET", "/api/seeks"),

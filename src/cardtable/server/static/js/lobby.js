@@ -11,6 +11,7 @@ import { navigate } from "./nav.js";
 import { GAME_SEATS, field, optionFields, readOptions } from "./options.js";
 import { playNow } from "./seek.js";
 import { lobbyTournaments } from "./tournaments.js";
+import { tutorialOffer } from "./tutorial.js";
 
 export function showLobby(main) {
   const openList = h("div", { class: "tablelist", "aria-live": "polite" }, t("loading"));
@@ -37,8 +38,10 @@ export function showLobby(main) {
   }
 
   // Play now first: the quickest way to a game, in view on a phone without scrolling.
-  main.append(
+  append(
+    main,
     seeking.element,
+    tutorialOffer(), // a first-time visitor's way in (null once finished or hidden)
     h(
       "section",
       { class: "panel", "aria-labelledby": "open-h" },

@@ -4,6 +4,7 @@
 //   /watch/ID            watch a table
 //   /replay/ID           step through a finished game
 //   /rules/GAME          the rules page
+//   /tutorial/GAME[?step=N]  the game's first-game tutorial (tutorial.js)
 //   /signup, /signin     create an account, sign in (account.js)
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
@@ -26,6 +27,7 @@ import { startSendoff, takeSeatFromAddress } from "./sendoff.js";
 import { showTable } from "./table.js";
 import { showTournament } from "./tournament.js";
 import { showTournaments } from "./tournaments.js";
+import { TUTORIAL_GAMES, showTutorial } from "./tutorial.js";
 
 let leave = null; // the current page's clean-up (closes a table's WebSocket)
 
@@ -49,6 +51,8 @@ function route() {
     leave = showReplay(main, match[1]);
   } else if ((match = path.match(/^\/rules\/(\w+)$/))) {
     leave = showRules(main, match[1]);
+  } else if ((match = path.match(/^\/tutorial\/(\w+)$/)) && TUTORIAL_GAMES.includes(match[1])) {
+    leave = showTutorial(main, match[1], Number(params.get("step") || 1));
   } else if (path === "/signup" || path === "/signin") {
     showSignIn(main, path.slice(1));
   } else if (path === "/account") {
