@@ -90,7 +90,16 @@ async def settle(pilot: Pilot[None], app: CandidateApp) -> None:
         if not app.driver.bot_to_move or app.driver.paused:
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"the bot never moved in {SETTLE_GUARD:.0f} s")
+            # What the app was waiting for, so a failure on a busy machine says where
+            # the bot's move was held up.
+            driver = app.driver
+            now = app.now()
+            raise AssertionError(
+                f"the bot never moved in {SETTLE_GUARD:.0f} s: app time {now:.2f}, "
+                f"table wakeup {driver.next_wakeup()}, due bots "
+                f"{driver.table.due_bots(now)}, thinking {driver.thinking}, "
+                f"timer {app._timer!r}, screen {type(app.screen).__name__}"
+            )
 
 
 async def reach_play(pilot: Pilot[None], app: CandidateApp) -> None:
