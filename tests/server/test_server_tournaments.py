@@ -421,6 +421,8 @@ def test_a_round_paired_as_the_organiser_ends_the_tournament_is_not_stored(db_ur
         assert snap.row["status"] == "finished"
         assert [r["round"] for r in snap.rounds] == [1, 2]
         assert snap.round_games(3) == []
-        assert set(hub.tables) == tables_before
+        # No table made; one may have left memory meanwhile (a finished one after its
+        # keep time, on a busy machine).
+        assert set(hub.tables) <= tables_before
 
     run(db_url, body)
