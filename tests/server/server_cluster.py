@@ -169,6 +169,8 @@ class Player:
         self.answered: set[str] = set()
         self.reconnects = 0
         self.closes: list[int | None] = []
+        #: Times no welcome came within 5 s (a busy machine) and the client tried again.
+        self.gave_up = 0
         self.next_move = 0.0
         self.count = 0
 
@@ -195,8 +197,9 @@ class Player:
             return
         self.ws = None
 
-    def _drop(self, code: int | None) -> None:
-        self.closes.append(code)
+    def _drop(self, code: int | None, *, closed_by_server: bool = True) -> None:
+        if closed_by_server:
+            self.closes.append(code)
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 self.ws.close()
@@ -228,7 +231,9 @@ class Player:
             return
         if not self.greeted:
             if time.monotonic() - self.since > 5:  # no welcome: try elsewhere
-                self._drop(None)
+                # The client's own choice, not a close the server sent: not a code.
+                self.gave_up += 1
+                self._drop(None, closed_by_server=False)
             return
         self._act()
 
