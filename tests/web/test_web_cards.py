@@ -246,7 +246,11 @@ def test_spy_card_dragged_onto_a_pile_is_placed(
         if places:
             break
         if "turn" not in moves:
-            page.wait_for_timeout(30)
+            # Wait for the table itself: a placement or a turn among the legal moves.
+            page.wait_for_function(
+                "() => JSON.parse(document.querySelector('.board.spy').dataset.legal || '[]')"
+                ".some((m) => m.startsWith('place ') || m === 'turn')"
+            )
             continue
         before = version(page)
         page.keyboard.press("t")

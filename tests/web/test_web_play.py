@@ -502,7 +502,10 @@ def test_a_desktop_table_is_in_view_without_scrolling_and_its_result_first(
     ):
         inside_viewport(page, selector)
     if width == 1280:
-        page.wait_for_timeout(300)  # the cards have landed
+        # The cards have landed: no animation is still running.
+        page.wait_for_function(
+            "() => document.getAnimations().every((a) => a.playState !== 'running')"
+        )
         page.screenshot(path=str(shots / "candidate-desktop-1280.png"))
     play_until(page, lambda: page.get_attribute("#main", "data-status") == "finished")
     page.wait_for_selector(".result:not([hidden]) .winners")
