@@ -6,6 +6,11 @@ BIN := $(VENV)/bin
 # `run` needs only the app's extras; `test` and `bench` need everything (dev).
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed-dev
+# The install also compiles the games' C cores in place (hatch_build.py; optional: without
+# a C compiler the pure-Python engines run), so a change to them reinstalls.
+BUILD_INPUTS := pyproject.toml hatch_build.py src/cardtable/games/candidate/_core.c \
+	src/cardtable/games/candidate/_ismcts.h src/cardtable/games/_corekit.h \
+	src/cardtable/games/spy/_core.c src/cardtable/games/spy/_search.h
 
 .PHONY: run test test-busy lint typecheck jscheck bench clean
 
@@ -13,11 +18,11 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(APP_STAMP): pyproject.toml | $(VENV)/bin/python
+$(APP_STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e ".[server,tui,arena]"
 	touch $(APP_STAMP)
 
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+$(STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP) $(APP_STAMP)
 

@@ -1,5 +1,5 @@
 """Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
-server, analysis, tournament, pairing). Options after one name go to that benchmark:
+server, analysis, tournament, pairing, alpha). Options after one name go to that benchmark:
 ``python -m benchmarks server --processes 3``."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ BENCHMARKS = (
     "analysis",
     "tournament",
     "pairing",
+    "alpha",
 )
 
 

@@ -1,6 +1,8 @@
 """Bot speed: ISMCTS simulations per second on mid-deal Candidate positions (goal
 ≥ 10,000 with the default cut of the playouts), with playouts cut and to the deal's
-end, and the Spy oracle's and planner's speed on fresh deals. Median of runs."""
+end, on the compiled core and on the pure-Python engine (the two searches take turns
+at each position; the ratio is the median of the positions' ratios), and the Spy
+oracle's and planner's speed on fresh deals. Median of runs."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.bots.spy_search import race_moves, race_state
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate import engine as engines
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.deal import deal_cards
 from cardtable.games.spy.position import Position
@@ -32,17 +35,33 @@ def mid_deal(seed: int) -> CandidateState:
 
 
 def ismcts_rate(
-    positions: int = 7, iterations: int = 2000, rollout_depth: int | None = ROLLOUT_DEPTH
+    positions: int = 7,
+    iterations: int = 2000,
+    rollout_depth: int | None = ROLLOUT_DEPTH,
+    engine: str | None = None,
 ) -> list[float]:
-    """Simulations per second on each of ``positions`` mid-deal positions."""
+    """Simulations per second on each of ``positions`` mid-deal positions, on
+    ``engine`` (None: the one in use)."""
+    return [
+        ismcts_rates(seed, iterations, rollout_depth, [engine or engines.engine_in_use()])[0]
+        for seed in range(positions)
+    ]
+
+
+def ismcts_rates(
+    seed: int, iterations: int, rollout_depth: int | None, names: list[str]
+) -> list[float]:
+    """Simulations per second of one search of mid-deal position ``seed`` on each
+    engine of ``names``, one after the other."""
+    state = mid_deal(seed)
+    info = CandidateInfo.of(state, state.current_player)
     rates = []
-    for seed in range(positions):
-        state = mid_deal(seed)
-        info = CandidateInfo.of(state, state.current_player)
-        bot = IsmctsBot(seed, iterations=iterations, rollout_depth=rollout_depth)
-        start = time.perf_counter()
-        bot.search(info)
-        rates.append(iterations / (time.perf_counter() - start))
+    for name in names:
+        with engines.using(name):
+            bot = IsmctsBot(seed, iterations=iterations, rollout_depth=rollout_depth)
+            start = time.perf_counter()
+            bot.search(info)
+            rates.append(iterations / (time.perf_counter() - start))
     return rates
 
 
@@ -70,17 +89,30 @@ def spy_rates(deals: int = 40) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    print("bots")
+    print(f"bots (engine: {engines.engine_in_use()})")
+    names = [engines.COMPILED, engines.PURE] if engines.available() else [engines.PURE]
     for depth, what in (
         (ROLLOUT_DEPTH, f"cut at {ROLLOUT_DEPTH} moves"),
         (None, "to the deal's end"),
     ):
-        rates = ismcts_rate(iterations=2000 if depth else 500, rollout_depth=depth)
-        print(
-            f"  ismcts, playouts {what}: median {statistics.median(rates):,.0f} "
-            f"simulations/s over {len(rates)} mid-deal positions "
-            f"(min {min(rates):,.0f}, max {max(rates):,.0f})" + ("; goal 10,000" if depth else "")
-        )
+        # The engines take turns at each position, the first one alternating.
+        runs = [
+            ismcts_rates(seed, 2000 if depth else 500, depth, names[:: 1 - 2 * (seed % 2)])
+            for seed in range(7)
+        ]
+        for k, name in enumerate(names):
+            rates = [run[k if seed % 2 == 0 else -1 - k] for seed, run in enumerate(runs)]
+            print(
+                f"  ismcts, {name}, playouts {what}: median {statistics.median(rates):,.0f} "
+                f"simulations/s over {len(rates)} mid-deal positions "
+                f"(min {min(rates):,.0f}, max {max(rates):,.0f})"
+                + ("; goal 10,000" if depth else "")
+            )
+        if len(names) == 2:
+            ratio = statistics.median(
+                run[0] / run[1] if i % 2 == 0 else run[1] / run[0] for i, run in enumerate(runs)
+            )
+            print(f"  ismcts, playouts {what}: compiled / pure, paired by position: {ratio:.2f}")
     oracle, step, planner = spy_rates()
     print(
         f"  spy oracle: {oracle:,.0f} shortest races/s (A* by moves), {step:,.0f}/s (A* by "

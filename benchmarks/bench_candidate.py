@@ -7,14 +7,19 @@ playouts of whole matches of one deal (options ``deals=1``) through the shared l
 actions, whole games; OpenSpiel's chance actions are shown per game, not counted as
 work). Loops:
 
-* ``candidate apply_action`` — our unchecked fast path (the headline figure). OpenSpiel's
+* ``candidate compiled apply_action`` — the unchecked fast path on the compiled core
+  (``games/candidate/_core.c``, the default engine when it is built);
+* ``candidate pure apply_action`` — the same on the pure-Python reference engine
+  (``CARDTABLE_PURE=1``). Each of these two loops switches the engine as it makes a
+  game (:func:`~cardtable.games.candidate.engine.use`, timed with the game), so both run
+  in the same paired rounds. OpenSpiel's
   ``State.apply_action`` is its fast path as well and, as shipped (open_spiel 2.0.2),
   does not validate legality either: applying an action that is not in
   ``legal_actions()`` to a ``crazy_eights`` player node raises nothing (see
   :func:`openspiel_checks_legality`, printed with the figures). Both loops still call
   ``legal_actions()`` once per move, to choose the move.
 * ``candidate apply`` — our checked path (legality check, explanations ready, events
-  built).
+  built; pure Python on either engine).
 * ``crazy_eights(players=2)`` — a shedding game of about the same length, in C++;
 * ``gin_rummy`` — a heavier rummy (melds are searched for every hand), in C++;
 * ``null`` — :class:`~benchmarks.harness.NullState`, the ceiling.
@@ -22,7 +27,9 @@ work). Loops:
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks.harness import (
@@ -30,9 +37,11 @@ from benchmarks.harness import (
     NullState,
     engine_table,
     load_openspiel_game,
+    paired_ratio,
     paired_rounds,
 )
 from cardtable.games.candidate import GAME, CandidateOptions, CandidateState
+from cardtable.games.candidate import engine as engines
 
 OPTIONS = CandidateOptions(deals=1)
 #: Candidate games a round; each other loop plays about as many actions a round.
@@ -82,11 +91,29 @@ def openspiel_checks_legality() -> bool | None:
     return False
 
 
+def on_engine(name: str) -> Callable[[int], CandidateState]:
+    """A new one-deal game played on engine ``name`` (switched as the game is made)."""
+
+    def new_state(seed: int) -> CandidateState:
+        engines.use(name)
+        return GAME.new_initial_state(seed, OPTIONS)
+
+    return new_state
+
+
+#: Our loops, the compiled core's first (left out when it was not built).
+OURS = ("candidate compiled apply_action", "candidate pure apply_action", "candidate apply")
+
+
 def loops(games: int = GAMES) -> list[Loop]:
-    """The loops of one run; a baseline is left out when open_spiel is missing."""
-    found = [
-        Loop("candidate apply_action", lambda i: GAME.new_initial_state(i, OPTIONS), games),
-        Loop("candidate apply", lambda i: CheckedLoop(GAME.new_initial_state(i, OPTIONS)), games),
+    """The loops of one run; a baseline is left out when open_spiel is missing, the
+    compiled core when it was not built."""
+    found = []
+    if engines.available():
+        found.append(Loop(OURS[0], on_engine(engines.COMPILED), games))
+    found += [
+        Loop(OURS[1], on_engine(engines.PURE), games),
+        Loop(OURS[2], lambda i: CheckedLoop(GAME.new_initial_state(i, OPTIONS)), games),
     ]
     # Games a round scaled so each loop takes about as long as ours (gin_rummy plays
     # about ten times fewer games a second).
@@ -101,15 +128,23 @@ def loops(games: int = GAMES) -> list[Loop]:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     games = int(args[0]) if args and args[0].isdigit() else GAMES
-    runs = paired_rounds(loops(games), ROUNDS)
+    with engines.using(engines.engine_in_use()):  # the loops switch it; put it back
+        runs = paired_rounds(loops(games), ROUNDS)
+    ours = [name for name in OURS if name in runs]
     print(
         engine_table(
             f"candidate: random one-deal playouts, {games} Candidate games a round",
             runs,
-            ("candidate apply_action", "candidate apply"),
+            ours,
             BASELINES,
         )
     )
+    if OURS[0] in runs:
+        print(
+            f"  ratio compiled / pure apply_action: actions/s "
+            f"{paired_ratio(runs[OURS[0]], runs[OURS[1]]):.2f}"
+        )
+    print(f"  load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
     checks = openspiel_checks_legality()
     if checks is not None:
         print(f"  OpenSpiel apply_action refuses an illegal action: {'yes' if checks else 'no'}")

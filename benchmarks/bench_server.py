@@ -59,11 +59,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from benchmarks.cluster import descendants, kill_left
+from cardtable.server.ownership import GO_TO_OWNER
 
 SPY_PREFERENCE = ("call", "place points", "place waste", "open points", "turn")
 
@@ -78,6 +81,8 @@ class Stats:
     resyncs: int = 0
     connect_failures: int = 0
     finished_tables: int = 0
+    #: Sockets the server sent on to their table's owner (close 4307, ``?route=``).
+    sent_to_owner: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
@@ -173,6 +178,32 @@ class Phase:
             self.all_ready.set()
 
 
+async def open_socket(
+    base: str, table_id: str, token: str, routes: bool, stats: Stats
+) -> tuple[ClientConnection, dict[str, Any]]:
+    """A table's socket after its ``welcome``. With ``routes``, as the web client: ask
+    for the owner's route name (``?route=``, empty at first) and, sent on by a close
+    4307, connect again with the name it gives (docs/protocol.md, "Reconnecting")."""
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    route = ""
+    while True:
+        ws = await connect(
+            f"{url}?route={quote(route)}" if routes else url, max_size=2**22, open_timeout=60
+        )
+        try:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+        except ConnectionClosed as exc:
+            sent_on = exc.rcvd is not None and exc.rcvd.code == GO_TO_OWNER
+            if not (routes and sent_on and exc.rcvd and exc.rcvd.reason != route):
+                raise
+            route = exc.rcvd.reason
+            stats.sent_to_owner += 1
+            continue
+        assert welcome["type"] == "welcome", welcome
+        return ws, welcome
+
+
 async def client(
     base: str,
     run: TableRun,
@@ -181,18 +212,15 @@ async def client(
     phase: Phase,
     think: float,
     rng: random.Random,
+    routes: bool = True,
 ) -> None:
     """One scripted player: hello, then move whenever it may, after a think time.
 
     It keeps at most one move in flight (sent, not yet answered), as a real client does.
     """
-    url = base.replace("http", "ws", 1) + f"/ws/tables/{run.table_id}"
     token = run.tokens[seat]
     try:
-        ws: ClientConnection = await connect(url, max_size=2**22, open_timeout=60)
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
-        assert welcome["type"] == "welcome", welcome
+        ws, welcome = await open_socket(base, run.table_id, token, routes, stats)
     except Exception as exc:
         stats.connect_failures += 1
         kind = f"connect: {type(exc).__name__}"
@@ -279,6 +307,9 @@ class Target:
     servers: list[tuple[str, str, int]]
     redis_pid: int | None = None
     proxy_pid: int | None = None
+    #: Clients ask for their table's owner (``?route=``) as the web client does; off,
+    #: every socket stays where the proxy put it (relayed when that is not the owner).
+    routes: bool = True
 
 
 def own_cpu_seconds(pid: int | None) -> float:
@@ -388,7 +419,7 @@ async def run_load(
     phase = Phase(clients)
     tasks = [
         asyncio.create_task(
-            client(base, run, seat, stats, phase, think, random.Random(rng.random()))
+            client(base, run, seat, stats, phase, think, random.Random(rng.random()), target.routes)
         )
         for run in runs
         for seat in range(len(run.tokens))
@@ -484,6 +515,7 @@ async def run_load(
         "errors": stats.errors + stats.connect_failures,
         "error_codes": stats.error_codes,
         "resyncs": stats.resyncs,
+        "sockets_sent_to_their_owner": stats.sent_to_owner,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_waited_percent": round(100 * waited / elapsed, 1),
         "machine_load_average_1min": round(os.getloadavg()[0], 2),
@@ -550,6 +582,12 @@ def main(argv: list[str] | None = None) -> None:
         default=3,
         help="with --processes: pairs of runs (1 and N, the order turning), judged by the "
         "median of their ratios (default 3)",
+    )
+    parser.add_argument(
+        "--no-routes",
+        action="store_true",
+        help="with --processes: clients do not ask for their table's owner (?route=), so "
+        "a socket the proxy puts on another process is relayed (as before routes)",
     )
     parser.add_argument(
         "--sigterms",

@@ -7,13 +7,19 @@ Redis key prefix of its own (its keys deleted at the end) — on the Redis it is
 on a private ``redis-server`` it starts on a free port (so its CPU time is the run's
 alone) —, N server processes on free ports (all at once, once the schema is made), and
 ``haproxy`` with ``deploy/haproxy.cfg`` rendered for those ports: only the listening
-port, the ``server`` lines and the stats socket's path change. It waits until every
-process answers ``/api/health`` and HAProxy counts every one up.
+port, the ``server`` and ``use-server`` lines and the stats socket's path change (each
+process's route name, ``--route``, is its port, as in deploy/cardtable@.service). It
+waits until every process answers ``/api/health`` and HAProxy counts every one up.
 :meth:`Cluster.stop` stops all it started, by PID, and nothing else.
 
->>> print(render_haproxy("bind 127.0.0.1:8000\\n    server s1 127.0.0.1:8001 check\\n"
+>>> print(render_haproxy("bind 127.0.0.1:8000\\n"
+...     "    use-server s1 if { urlp(route) -m str 8001 }\\n"
+...     "    server s1 127.0.0.1:8001 check\\n"
 ...     "    server s2 127.0.0.1:8002 check\\n", 9000, [9101, 9102, 9103], "/tmp/x.sock"))
 bind 127.0.0.1:9000
+    use-server s1 if { urlp(route) -m str 9101 }
+    use-server s2 if { urlp(route) -m str 9102 }
+    use-server s3 if { urlp(route) -m str 9103 }
     server s1 127.0.0.1:9101 check
     server s2 127.0.0.1:9102 check
     server s3 127.0.0.1:9103 check
@@ -62,24 +68,32 @@ def free_port() -> int:
 def render_haproxy(template: str, port: int, servers: list[int], stats_socket: str) -> str:
     """``template`` (deploy/haproxy.cfg) listening on ``port``, its stats socket at
     ``stats_socket``, and in every backend one ``server`` line per port of ``servers``
-    (each with the options of that backend's first server line)."""
+    (each with the options of that backend's first server line) and, where the backend
+    routes sockets by ``?route=``, one ``use-server`` line per port."""
     text = re.sub(r"bind 127\.0\.0\.1:\d+", f"bind 127.0.0.1:{port}", template, count=1)
     text = re.sub(r"stats socket \S+", f"stats socket {stats_socket}", text, count=1)
     out: list[str] = []
-    model: str | None = None  # the first server line of the block being replaced
+    block: str | None = None  # the kind of line ("server", "use-server") being replaced
     for line in text.splitlines(keepends=True):
-        if line.lstrip().startswith("server "):
-            if model is None:
-                model = line
-                indent = line[: len(line) - len(line.lstrip())]
-                options = " ".join(line.split()[3:])
-                out += [
-                    f"{indent}server s{n} 127.0.0.1:{p} {options}\n"
-                    for n, p in enumerate(servers, 1)
-                ]
+        kind = line.split(maxsplit=1)[0] if line.strip() else ""
+        if kind not in ("server", "use-server"):
+            block = None
+            out.append(line)
             continue
-        model = None
-        out.append(line)
+        if kind == block:
+            continue  # the rest of the block: replaced with its first line
+        block = kind
+        indent = line[: len(line) - len(line.lstrip())]
+        if kind == "server":
+            options = " ".join(line.split()[3:])
+            out += [
+                f"{indent}server s{n} 127.0.0.1:{p} {options}\n" for n, p in enumerate(servers, 1)
+            ]
+        else:
+            out += [
+                f"{indent}use-server s{n} if {{ urlp(route) -m str {p} }}\n"
+                for n, p in enumerate(servers, 1)
+            ]
     return "".join(out)
 
 
@@ -334,6 +348,7 @@ class Cluster:
         command += ["--port", str(port), "--db", self.db_url, "--log-level", self.log_level]
         command += ["--redis", self.redis_url, "--redis-prefix", self.prefix]
         command += ["--trusted-proxy", "127.0.0.1"]  # behind HAProxy (docs/deploy.md)
+        command += ["--route", str(port)]  # HAProxy's use-server lines name the ports
         return [*command, "--instance", instance, *self.serve_args]
 
     def _server(self, index: int) -> ServerProc:

@@ -77,6 +77,7 @@ def run_cluster(
             [(s.name, s.base, s.pid) for s in c.servers],
             redis_pid=c.redis_pid,
             proxy_pid=c.proxy_pid,
+            routes=not getattr(args, "no_routes", False),
         )
         try:
             report = asyncio.run(

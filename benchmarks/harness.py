@@ -176,14 +176,14 @@ def engine_table(
     top = median_run(runs[ceiling]).actions_per_second if ceiling in runs else None
     lines = [
         f"{title} — {rounds} paired rounds, medians",
-        f"  {'engine':<28} {'actions/s':>11} {'games/s':>9} {'actions/game':>13} "
+        f"  {'engine':<32} {'actions/s':>11} {'games/s':>9} {'actions/game':>13} "
         f"{'chance/game':>12} {'of ceiling':>11}",
     ]
     for name, rate_runs in runs.items():
         rate = median_run(rate_runs)
         share = f"{rate.actions_per_second / top:.2f}" if top else "-"
         lines.append(
-            f"  {name:<28} {rate.actions_per_second:>11,.0f} {rate.games_per_second:>9,.1f} "
+            f"  {name:<32} {rate.actions_per_second:>11,.0f} {rate.games_per_second:>9,.1f} "
             f"{rate.actions / rate.games:>13.1f} {rate.chance / rate.games:>12.1f} {share:>11}"
         )
     for our in ours:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
+from cardtable.glossary import GLOSSARY
 from cardtable.messages import Refusal, make_refusal
 
 __all__ = [
@@ -236,8 +237,10 @@ class Card(NamedTuple):
         return f"Card.parse({str(self)!r})"
 
     def symbol(self, lang: str = "en") -> str:
-        """Display form for people: ``Q♠`` (``Д♠`` with ``lang="uk"``)."""
-        rank = self.rank.text_uk if lang == "uk" else self.rank.text
+        """Display form for people: ``Q♠`` (``Д♠`` with ``lang="uk"``, ``D♠`` in German:
+        the catalogue's card faces, ``term:rank_face.*``)."""
+        face = GLOSSARY.get(f"rank_face.{self.rank.text}")
+        rank = face.get(lang, self.rank.text) if face else self.rank.text
         return rank + self.suit.symbol
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+import re
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -21,6 +23,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from cardtable import __version__
+from cardtable.botclient.command import connect as connect_command
 from cardtable.errors import BadOptions, CardtableError
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.record import dump_record, load_record, read_record_file
@@ -75,10 +78,28 @@ class GameName(StrEnum):
 
 
 class Lang(StrEnum):
-    """Languages of the rules and transcripts."""
+    """Languages of the rules, transcripts and the terminal app (the catalogues' own,
+    src/cardtable/locale; a test keeps the two lists the same)."""
 
     en = "en"
+    de = "de"
     uk = "uk"
+
+
+#: What ``--lang`` says when it is left out.
+LANG_DEFAULT_HELP = "default: from LC_ALL, LC_MESSAGES or LANG (uk_UA.UTF-8: uk), else en"
+
+
+def environment_lang() -> Lang:
+    """The language the environment asks for, as POSIX reads it: the first of
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set and not empty decides; a
+    language we do not speak (``fr_FR.UTF-8``, ``C``) is English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            code = value.split(".", 1)[0].split("_", 1)[0].lower()
+            return Lang(code) if code in Lang.__members__ else Lang.en
+    return Lang.en
 
 
 # Options several commands share, declared once.
@@ -235,9 +256,12 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the replay summary (docs/records.md) as JSON.")
     ] = False,
-    lang: Annotated[Lang, typer.Option(help="Language of the transcript.")] = Lang.en,
+    lang: Annotated[
+        Lang | None, typer.Option(help=f"Language of the transcript ({LANG_DEFAULT_HELP}).")
+    ] = None,
 ) -> None:
     """Replay a game record, complete or stopped anywhere, and check every move."""
+    lang = lang or environment_lang()
     try:
         record = load_record(sys.stdin.read()) if file == "-" else read_record_file(file)
         result = replay_record(record)
@@ -252,9 +276,12 @@ def replay(
 @app.command(cls=_Command)
 def rules(
     game: Annotated[GameName, typer.Argument(help="Which game's rules.")],
-    lang: Annotated[Lang, typer.Option(help="Language: en or uk.")] = Lang.en,
+    lang: Annotated[
+        Lang | None, typer.Option(help=f"Language: en or uk ({LANG_DEFAULT_HELP}).")
+    ] = None,
 ) -> None:
     """Print the rules as the project implements them, with their tags (C1…, S1…)."""
+    lang = lang or environment_lang()
     try:
         text = rules_text(game.value, lang.value)
     except CardtableError as exc:
@@ -293,7 +320,10 @@ def play(
             f"({SPEEDS['fast']}/s). The default is the easy level's pace."
         ),
     ] = LEVEL_SPEEDS["easy"],
-    lang: Annotated[Lang, typer.Option(help="Language of the app (l switches it).")] = Lang.en,
+    lang: Annotated[
+        Lang | None,
+        typer.Option(help=f"Language of the app, l switches it ({LANG_DEFAULT_HELP})."),
+    ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Write the game record here when the game ends.")
     ] = None,
@@ -336,7 +366,7 @@ def play(
             players=players,
             bots=[b for b in bots.split(",") if b.strip()],
             speeds=[s for s in speed.split(",") if s.strip()],
-            lang=lang.value,
+            lang=(lang or environment_lang()).value,
             save=save,
             seed=seed,
             names=people,
@@ -679,10 +709,62 @@ def train_candidate(
     resume: TrainResume = False,
     eval_every: EvalEvery = 25_000,
     eval_pairs: EvalPairs = 100,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="ppo: MaskablePPO against greedy and random; exit: expert iteration "
+            "(search self-play teaches a policy-and-value network that guides the search)."
+        ),
+    ] = "ppo",
+    iterations: Annotated[
+        int | None, typer.Option(help="exit: iterations to run (instead of --minutes).")
+    ] = None,
+    games: Annotated[int, typer.Option(help="exit: self-play games per iteration.")] = 200,
+    simulations: Annotated[
+        int, typer.Option(help="exit: search simulations per self-play move.")
+    ] = 100,
+    eval_search: Annotated[
+        int,
+        typer.Option(
+            help="exit: also evaluate the search with the network at this many "
+            "simulations (0: the policy alone)."
+        ),
+    ] = 0,
+    workers: Annotated[int, typer.Option(help="exit: worker processes for self-play.")] = 1,
+    backend: Annotated[str, typer.Option(help="exit: where self-play runs: local or ray.")] = (
+        "local"
+    ),
     quiet: Quiet = False,
 ) -> None:
-    """Train a Candidate policy with MaskablePPO against greedy and random; it plays as
-    the bot learned:OUT (docs/rl.md)."""
+    """Train a Candidate policy: with MaskablePPO against greedy and random (it plays as
+    the bot learned:OUT), or by expert iteration (--method exit: learned:OUT plays the
+    policy, alpha:N:OUT searches with the network); docs/rl.md."""
+    if method == "exit":
+        try:
+            from functools import partial
+
+            from cardtable.arena.backends import map_tasks
+            from cardtable.rl.train_command import run_exit_command
+
+            run_exit_command(
+                minutes=minutes,
+                iterations=iterations,
+                seed=seed,
+                out=output,
+                resume=resume,
+                games=games,
+                simulations=simulations,
+                eval_pairs=eval_pairs,
+                eval_search=eval_search,
+                runner=partial(map_tasks, backend=backend, workers=workers),
+                quiet=quiet,
+                stderr=err,
+            )
+        except CardtableError as exc:
+            raise _fail(str(exc)) from None
+        return
+    if method != "ppo":
+        raise _fail(f"unknown --method {method!r}: expected ppo or exit")
     _train(
         "candidate",
         minutes=minutes,
@@ -773,6 +855,14 @@ def serve(
         str | None,
         typer.Option(help="This process's id among several (default: host-pid-random)."),
     ] = None,
+    route: Annotated[
+        str | None,
+        typer.Option(
+            help="With --redis: the name the proxy sends this process the WebSockets "
+            "asked for with ?route=NAME by (docs/deploy.md); a table's sockets then "
+            "go to its owner instead of being relayed.",
+        ),
+    ] = None,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -810,10 +900,27 @@ def serve(
             "tables, joins and seeks get 503 with Retry-After (0: never by lag).",
         ),
     ] = 0.5,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            help="SMTP server for the mail (verification and reset links, moderators' "
+            "notices): smtp://[USER[:PASSWORD]@]HOST[:PORT][?starttls=1&from=ADDRESS] or "
+            "smtps://…. Without it every mail is written to the server's log.",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The site's address the links in mails start with, e.g. "
+            "https://cards.example.org (default: this server's own address).",
+        ),
+    ] = None,
 ) -> None:
     """Run the online play server (needs the server extra: pip install 'cardtable\\[server]')."""
     if log_level.lower() not in LOG_LEVELS:
         raise _fail(f"unknown --log-level {log_level!r}: expected one of {', '.join(LOG_LEVELS)}")
+    if route is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", route):
+        raise _fail(f"--route {route!r}: 1-64 letters, digits, '.', '_' or '-'")
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
@@ -831,11 +938,14 @@ def serve(
             allow_client_seeds=allow_client_seeds,
             admission_in_flight=max_in_flight,
             admission_lag_seconds=max_lag or None,
+            smtp_url=smtp,
+            public_url=public_url,
             **(
                 {
                     "redis_url": redis,
                     "redis_prefix": redis_prefix,
                     "instance": instance,
+                    "route": route,
                     "lease_seconds": lease_seconds,
                     "renew_seconds": renew_seconds,
                     "drain_seconds": drain_seconds,
@@ -846,6 +956,56 @@ def serve(
         )
     except CardtableError as exc:
         raise _fail(str(exc)) from None
+
+
+# `cardtable connect`: play on a server as a bot account (docs/bot-api.md).
+app.command("connect", cls=_Command)(connect_command)
+
+admin_app = typer.Typer(
+    cls=_Group,
+    help="Administer a server's database: the moderator role (docs/server.md, Moderation).",
+    no_args_is_help=True,
+)
+app.add_typer(admin_app, name="admin")
+
+AdminDb = Annotated[
+    str,
+    typer.Option(help="The server's database URL, as given to serve --db."),
+]
+
+
+def _set_role(name: str, db: str, moderator: bool) -> None:
+    try:
+        from cardtable.server import check_database
+        from cardtable.server.moderation.admin import set_role
+
+        check_database(db)
+        found = set_role(db, name, moderator)
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise _fail(f"admin needs the server extra ({exc.name} is missing)") from None
+    except CardtableError as exc:
+        raise _fail(str(exc)) from None
+    if found is None:
+        raise _fail(f"no account is called {name!r}")
+    out.print(f"{escape(found)} is {'now' if moderator else 'no longer'} a moderator")
+
+
+@admin_app.command("grant-moderator", cls=_Command)
+def grant_moderator(
+    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    db: AdminDb = "sqlite:///cardtable.db",
+) -> None:
+    """Make the account NAME a moderator (logged in the moderators' log)."""
+    _set_role(name, db, True)
+
+
+@admin_app.command("revoke-moderator", cls=_Command)
+def revoke_moderator(
+    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    db: AdminDb = "sqlite:///cardtable.db",
+) -> None:
+    """Take the moderator role from the account NAME (logged in the moderators' log)."""
+    _set_role(name, db, False)
 
 
 def _one_line_summaries() -> None:

@@ -5,7 +5,9 @@ a **стопка** (pile; not «стос»), the **лобі**, a **послід�
 kinds **сходинки** (run) and **набір** (set), and the suits as the rules name a card —
 «9 **пік**» (genitive plural; not «піки»), «10 **черви**», **бубни**, **трефи**.
 
-Every face reads these terms from here: the message catalogue
+The words themselves live in the catalogues (:mod:`cardtable.catalogue`, their
+``term:`` ids), with each language's card faces (``rank_face.Q``: Q, Д). Every face
+reads these terms from here: the message catalogue
 (:mod:`cardtable.messages`, its ``term.*`` entries), the terminal (:mod:`cardtable.tui.i18n`)
 and the web client (``static/js/glossary.js``, served from :func:`glossary_js`). Words
 the project does not use are listed in :data:`FORBIDDEN` with the word to use instead;
@@ -25,66 +27,25 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from cardtable.catalogue import languages, words
+
 __all__ = ["FORBIDDEN", "GLOSSARY", "card_name", "forbidden_words", "glossary_js", "term"]
 
-_TERMS: dict[str, dict[str, str]] = {
-    # -- the table (Candidate and Spy) -------------------------------------------------
-    "pile": {"en": "pile", "uk": "стопка"},
-    "pile.acc": {"en": "pile", "uk": "стопку"},
-    "pile.gen": {"en": "pile", "uk": "стопки"},
-    "piles": {"en": "piles", "uk": "стопки"},
-    "piles.gen": {"en": "piles", "uk": "стопок"},
-    "lobby": {"en": "lobby", "uk": "лобі"},
-    "sequence": {"en": "sequence", "uk": "послідовність"},
-    "run": {"en": "run", "uk": "сходинки"},
-    "set": {"en": "set", "uk": "набір"},
-    "trick": {"en": "trick", "uk": "взятка"},
-    "tricks": {"en": "tricks", "uk": "взятки"},
-    "points_pile": {"en": "points pile", "uk": "стопка очок"},
-    "points_pile.loc": {"en": "points pile", "uk": "стопці очок"},
-    "points_pile.gen": {"en": "points pile", "uk": "стопки очок"},
-    "waste": {"en": "waste", "uk": "відбій"},
-    "deck": {"en": "deck", "uk": "колода"},
-    "called": {"en": "finished", "uk": "закінчив"},
-    # -- suits, as a card is named ("queen of spades", «дама пік») ----------------------
-    "suit.S": {"en": "spades", "uk": "пік"},
-    "suit.H": {"en": "hearts", "uk": "черви"},
-    "suit.D": {"en": "diamonds", "uk": "бубни"},
-    "suit.C": {"en": "clubs", "uk": "трефи"},
-    # -- one suit, as the record checks name it ("not a spade", «не масті пік») ---------
-    "suit_one.S": {"en": "spade", "uk": "пік"},
-    "suit_one.H": {"en": "heart", "uk": "черви"},
-    "suit_one.D": {"en": "diamond", "uk": "бубни"},
-    "suit_one.C": {"en": "club", "uk": "трефи"},
-    # -- court cards and the ace, named in full -----------------------------------------
-    "rank.J": {"en": "jack", "uk": "валет"},
-    "rank.Q": {"en": "queen", "uk": "дама"},
-    "rank.K": {"en": "king", "uk": "король"},
-    "rank.A": {"en": "ace", "uk": "туз"},
-    # -- the words of the move notation (docs/records.md), as a player reads them -------
-    "move.deal": {"en": "deal", "uk": "роздати"},
-    "move.lobby": {"en": "lobby", "uk": "лобі"},
-    "move.play": {"en": "play", "uk": "зіграти"},
-    "move.pass": {"en": "pass", "uk": "пас"},
-    "move.draw": {"en": "draw", "uk": "добрати"},
-    "move.place": {"en": "place", "uk": "покласти"},
-    "move.points": {"en": "points", "uk": "очки"},
-    "move.waste": {"en": "waste", "uk": "відбій"},
-    "move.open": {"en": "open", "uk": "відкрити"},
-    "move.turn": {"en": "turn", "uk": "перевернути"},
-    "move.call": {"en": "call", "uk": "закінчив"},
-    "move.resign": {"en": "resign", "uk": "здатися"},
-    # -- buttons and keys ---------------------------------------------------------------
-    "clear": {"en": "Clear", "uk": "Зняти вибір"},
-    # -- seats kept by bots: "Bot (easy)" / «Бот (легкий)» ------------------------------
-    "bot": {"en": "Bot", "uk": "Бот"},
-    "level.easy": {"en": "easy", "uk": "легкий"},
-    "level.medium": {"en": "medium", "uk": "середній"},
-    "level.hard": {"en": "hard", "uk": "складний"},
-}
+
+def _terms() -> dict[str, dict[str, str]]:
+    """Every term id with its word in each language, from the catalogues (``term:`` ids;
+    a language that lacks a word says the English one)."""
+    by_lang = {lang: words("term", lang) for lang in languages()}
+    return {
+        key: {lang: str(texts.get(key, english)) for lang, texts in by_lang.items()}
+        for key, english in by_lang["en"].items()
+    }
+
+
+_TERMS: Final = _terms()
 
 GLOSSARY: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
-    {key: MappingProxyType(words) for key, words in _TERMS.items()}
+    {key: MappingProxyType(texts) for key, texts in _TERMS.items()}
 )
 """Every term id with its word in each language."""
 
@@ -110,13 +71,13 @@ def term(key: str, lang: str) -> str:
 def card_name(text: str, lang: str) -> str:
     """A card named in words, for the ear: ``QS`` → ``queen of spades`` / «дама пік».
 
-    Number cards keep their number (``7 of hearts``, «7 черви»).
+    Number cards keep their number (``7 of hearts``, «7 черви»); the order of the words
+    is the language's (its ``card_name`` term).
     """
     rank, suit = text[:-1], text[-1:]
     named = GLOSSARY.get(f"rank.{rank}")
     rank_word = named[lang] if named else rank
-    suit_word = term(f"suit.{suit}", lang)
-    return f"{rank_word} {suit_word}" if lang == "uk" else f"{rank_word} of {suit_word}"
+    return term("card_name", lang).format(rank=rank_word, suit=term(f"suit.{suit}", lang))
 
 
 def forbidden_words(text: str) -> list[tuple[str, str]]:
@@ -135,7 +96,7 @@ def forbidden_words(text: str) -> list[tuple[str, str]]:
 def glossary_js() -> str:
     """The glossary as an ES module for the web client (``/js/glossary.js``):
     ``export const GLOSSARY = {"en": {...}, "uk": {...}};``"""
-    by_lang = {lang: {key: words[lang] for key, words in GLOSSARY.items()} for lang in ("en", "uk")}
+    by_lang = {lang: {key: texts[lang] for key, texts in GLOSSARY.items()} for lang in languages()}
     text = json.dumps(by_lang, ensure_ascii=False, indent=1, sort_keys=True)
     return (
         "// The games' words, served from cardtable/glossary.py: do not edit, edit that.\n"

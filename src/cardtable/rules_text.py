@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from cardtable.catalogue import languages
 from cardtable.errors import CardtableError
+from cardtable.messages import render
 
 __all__ = ["RULES_DIRS", "markdown_html", "rules_html", "rules_path", "rules_text"]
 
@@ -51,8 +53,16 @@ def rules_path(game: str, lang: str) -> Path:
 
 
 def rules_text(game: str, lang: str) -> str:
-    """The rules of ``game`` in ``lang`` (docs/rules/GAME.LANG.md), as Markdown."""
-    return rules_path(game, lang).read_text(encoding="utf-8")
+    """The rules of ``game`` in ``lang`` (docs/rules/GAME.LANG.md), as Markdown; for a
+    shipped language with no page of its own yet, the English page under a note in that
+    language (the catalogues' ``msg:rules.english_only``)."""
+    try:
+        return rules_path(game, lang).read_text(encoding="utf-8")
+    except CardtableError:
+        if lang == "en" or lang not in languages():
+            raise
+    note = render("rules.english_only", {}, lang)
+    return f"> {note}\n\n" + rules_path(game, "en").read_text(encoding="utf-8")
 
 
 def rules_html(game: str, lang: str) -> str:

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cardtable.arena.backends import ray_available
+from cardtable.arena.backends import map_tasks, ray_available
 from cardtable.arena.schedule import schedule
 from cardtable.arena.stats import binomial_p_value, wilson_interval
 from cardtable.arena.tournament import run_arena
@@ -75,6 +75,21 @@ def test_inline_and_process_backends_agree(game: str, bots: tuple[str, ...]) -> 
     two = run_arena(config, 3, workers=2)
     assert [g.to_dict() for g in one.games] == [g.to_dict() for g in two.games]
     assert one.to_dict()["results"] == two.to_dict()["results"]
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def test_map_tasks_runs_any_function_on_every_local_backend() -> None:
+    """Arena games and other batches (self-play) share the backends: every task's
+    result comes back once, in any order."""
+    assert list(map_tasks(_square, [1, 2, 3])) == [1, 4, 9]
+    assert sorted(map_tasks(_square, list(range(9)), workers=2)) == [x * x for x in range(9)]
+    with pytest.raises(BadOptions, match="--workers must be at least 1"):
+        map_tasks(_square, [1], workers=0)
+    with pytest.raises(BadOptions, match="unknown backend 'mpi'"):
+        map_tasks(_square, [1], backend="mpi")
 
 
 @pytest.mark.skipif(

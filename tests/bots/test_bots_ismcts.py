@@ -1,5 +1,5 @@
 """ISMCTS's fast determinisation (``CandidateInfo.sampler``) and playout
-(``CandidateState.random_playout``): they use only the seat's information set."""
+(``playout.random_playout``): they use only the seat's information set."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from cardtable.bots.candidate_ismcts import DealIsmctsBot, IsmctsBot
 from cardtable.bots.registry import make_bot, parse_bot_spec
 from cardtable.games.candidate import CandidateOptions, CandidateState
 from cardtable.games.candidate.info import CandidateInfo
+from cardtable.games.candidate.playout import random_playout
 
 
 def _mid_deal(seed: int, moves: int) -> CandidateState:
@@ -54,7 +55,7 @@ def test_sampler_draws_are_consistent_with_the_seat_c3_c4_c10(seed: int, moves: 
             left.update(rest)
         assert left == unseen
         assert drawn.legal_actions() == state.legal_actions()
-        drawn.random_playout(rng.random)  # plays on to the end of the deal
+        random_playout(drawn, rng.random)  # plays on to the end of the deal
         assert drawn.is_terminal()
 
 
@@ -84,9 +85,9 @@ def test_sampler_and_search_ignore_reshuffled_hidden_cards(seed: int) -> None:
 def test_random_playout_stops_after_its_moves_or_at_the_deal_end() -> None:
     state = _mid_deal(6, 10)
     before = len(state.moves)
-    state.random_playout(random.Random(1).random, 7)
+    random_playout(state, random.Random(1).random, 7)
     assert len(state.moves) == before + 7
-    state.random_playout(random.Random(1).random)
+    random_playout(state, random.Random(1).random)
     assert state.is_terminal()
 
 

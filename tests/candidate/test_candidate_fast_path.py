@@ -1,6 +1,6 @@
 """The search fast path agrees with the checked path over random games.
 
-``CandidateState.random_playout`` plays a one-deck deal in one loop of its own (the
+``playout.random_playout`` plays a one-deck deal in one loop of its own (the
 legal moves C7, C8, C10-C13 and the moves inlined, ``docs/rules/candidate.en.md``);
 ``one_deck_plays`` looks plays up per first card, ``one_deck_leads`` per hand. They
 must give exactly what the checked ``apply`` and ``legal_plays`` give.
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import cardtable.games.candidate.plays as play_tables
 from cardtable.games.candidate import CandidateOptions, CandidateState
+from cardtable.games.candidate.playout import advance, playout_margin, random_playout
 from cardtable.games.candidate.plays import (
     kind_bits,
     legal_plays,
@@ -67,7 +68,7 @@ def test_random_playout_reaches_the_state_of_checked_moves(
     """The same numbers give the same moves and exactly the same state (C7-C13)."""
     start = reach(game)
     fast, checked = start.clone(), start.clone()
-    fast.random_playout(random.Random(game[4]).random, game[5])
+    random_playout(fast, random.Random(game[4]).random, game[5])
     checked_playout(checked, random.Random(game[4]).random, game[5])
     assert fast == checked
     assert fast.legal_actions() == checked.legal_actions()
@@ -83,7 +84,7 @@ def test_every_move_of_a_playout_is_legal_on_the_checked_path(
     """The moves a playout records replay through ``apply`` to the same state."""
     start = reach(game)
     fast = start.clone()
-    fast.random_playout(random.Random(game[4]).random, game[5])
+    random_playout(fast, random.Random(game[4]).random, game[5])
     finished = len(fast.history) > len(start.history)
     deal_moves = fast.history[len(start.history)].moves if finished else tuple(fast.moves)
     played = deal_moves[len(start.moves) :]
@@ -140,7 +141,7 @@ def test_advance_is_apply_action_then_the_legal_moves_of_the_deal(
         action = rng.choice(legal)
         deal = state.deal_number
         stepped = state.clone()
-        following = stepped.advance(action)
+        following = advance(stepped, action)
         state.apply_action(action)
         assert stepped == state
         if state.is_terminal() or state.deal_number != deal:
@@ -167,7 +168,7 @@ def test_playout_margin_is_the_margin_of_the_checked_moves(
     deal = start.deal_number - 1
     checked = start.clone()
     checked_playout(checked, random.Random(game[4]).random, game[5])
-    margin = start.clone().playout_margin(random.Random(game[4]).random, game[5])
+    margin = playout_margin(start.clone(), random.Random(game[4]).random, game[5])
     assert margin == deal_margin(checked, deal)
 
 
@@ -179,5 +180,5 @@ def test_playout_margin_one_deck_mid_deal(seed: int, before: int, playout_seed: 
     start = reach((seed, 1, 1, before, 0, None))
     checked = start.clone()
     checked_playout(checked, random.Random(playout_seed).random, None)
-    margin = start.clone().playout_margin(random.Random(playout_seed).random)
+    margin = playout_margin(start.clone(), random.Random(playout_seed).random)
     assert margin == deal_margin(checked, start.deal_number - 1)

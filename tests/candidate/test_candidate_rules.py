@@ -27,6 +27,9 @@ from cardtable.games.candidate import (
 )
 from cardtable.games.candidate.scoring import winners
 
+#: Every rule holds on both engines: the pure-Python reference and the compiled core.
+pytestmark = pytest.mark.usefixtures("candidate_engine")
+
 # Hands used by several tests: after `deal S` and `lobby H` (9H), player 1 leads.
 DEALER = "QS 8S 2S 3S 4S"
 OTHER = "10S JS 9S 5S 6S"

@@ -7,19 +7,25 @@ from pathlib import Path
 
 import pytest
 
+from cardtable.catalogue import languages, words
 from cardtable.glossary import FORBIDDEN, GLOSSARY, card_name, forbidden_words, glossary_js, term
 from cardtable.messages import CATALOG, render
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Every text the project ships: the code (its strings are what faces show), the web
-#: client, the rules pages and the other docs. The glossary itself names the forbidden
-#: words, so it is the one file left out.
+#: Every text the project ships: the code and the catalogues (their strings are what
+#: faces show), the web client, the rules pages and the other docs. The glossary itself
+#: names the forbidden words, so it is the one file left out.
 SHIPPED = [
     *sorted(
         path
-        for pattern in ("src/cardtable/**/*.py", "src/cardtable/server/static/**/*", "docs/**/*.md")
+        for pattern in (
+            "src/cardtable/**/*.py",
+            "src/cardtable/locale/**/*.po",
+            "src/cardtable/server/static/**/*",
+            "docs/**/*.md",
+        )
         for path in ROOT.glob(pattern)
-        if path.is_file() and path.suffix in (".py", ".js", ".html", ".css", ".md")
+        if path.is_file() and path.suffix in (".py", ".po", ".js", ".html", ".css", ".md")
         if path.name != "glossary.py"
     ),
     ROOT / "README.md",
@@ -59,9 +65,9 @@ def test_glossary_names_the_seeds_words() -> None:
     assert term("sequence", "uk") == "послідовність"
     assert card_name("QS", "uk") == "дама пік"
     assert card_name("AH", "en") == "ace of hearts"
-    for key, words in GLOSSARY.items():
-        assert set(words) == {"en", "uk"}, key
-        for word in words.values():
+    for key, texts in GLOSSARY.items():
+        assert set(texts) == set(languages()), key
+        for word in texts.values():
             assert word, key
             assert not forbidden_words(word), key
 
@@ -85,8 +91,13 @@ def test_glossary_is_what_the_messages_and_the_web_client_read() -> None:
 
 
 def test_glossary_web_client_texts_name_only_known_terms() -> None:
-    i18n = (ROOT / "src/cardtable/server/static/js/i18n.js").read_text(encoding="utf-8")
-    used = set(re.findall(r"\{@\^?([\w.]+)\}", i18n)) - {"term"}  # the comment's example
+    texts = [
+        form
+        for lang in languages()
+        for text in words("web", lang).values()
+        for form in (text if isinstance(text, tuple) else (text,))
+    ]
+    used = set(re.findall(r"\{@\^?([\w.]+)\}", "\n".join(texts)))
     assert used, "the web client reads its game words from the glossary"
     assert used <= set(GLOSSARY), used - set(GLOSSARY)
 

@@ -3,22 +3,27 @@ and a name that is not a plain word never reaches the file system."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from cardtable.catalogue import languages
 from cardtable.errors import CardtableError
 from cardtable.games.registry import GAME_NAMES
 from cardtable.rules_text import RULES_DIRS, rules_path, rules_text
 
 
-@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_every_game_has_its_rules_in_both_languages(game: str, lang: str) -> None:
+def test_every_game_has_its_rules_in_every_language(game: str, lang: str) -> None:
     path = rules_path(game, lang)
     assert path.name == f"{game}.{lang}.md"
     assert path.parent in RULES_DIRS
     text = rules_text(game, lang)
     assert text.startswith("# ")
-    # The pages carry the rule tags the code and tests cite.
+    # The pages carry the rule tags the code and tests cite, every one of the English.
+    tags = re.compile(r"\*\*([CS]\d+a?)\*\*")
+    assert tags.findall(text) == tags.findall(rules_text(game, "en"))
     assert ("C17" if game == "candidate" else "S17") in text
 
 

@@ -7,15 +7,12 @@ move log already did ("Олена: покладено 7♠")."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
+from cardtable.catalogue import words
 from cardtable.games.candidate.records import _WORDS as CANDIDATE_RECORD_WORDS
 from cardtable.games.spy.records import _WORDS as SPY_RECORD_WORDS
 from cardtable.messages import CATALOG
-from cardtable.tui.i18n import _UK as TUI_UK
-
-ROOT = Path(__file__).resolve().parents[2]
-I18N_JS = ROOT / "src/cardtable/server/static/js/i18n.js"
+from cardtable.tui.i18n import words as tui_words
 
 #: Placeholders that stand for a player's name.
 NAMES = re.compile(r"\{(name|names|player_name|who|winner)\}")
@@ -32,13 +29,13 @@ TUI_FLAGS = ("resigned",)
 
 
 def web_uk() -> dict[str, str]:
-    """The Ukrainian words of the web client (i18n.js), each plural form on its own."""
-    text = I18N_JS.read_text(encoding="utf-8")
-    block = text[text.index("\n  uk: {") : text.index("\n};", text.index("\n  uk: {"))]
+    """The Ukrainian words of the web client (its catalogue's ``web:`` ids), each plural
+    form on its own."""
     out: dict[str, str] = {}
-    for key, value in re.findall(r"^    (\w+): (.+?),?$", block, re.MULTILINE):
-        for i, literal in enumerate(re.findall(r'"((?:[^"\\]|\\.)*)"', value)):
-            out[key if i == 0 else f"{key}[{i}]"] = literal
+    for key, text in words("web", "uk").items():
+        forms = text if isinstance(text, tuple) else (text,)
+        for i, form in enumerate(forms):
+            out[key if i == 0 else f"{key}[{i}]"] = form
     return out
 
 
@@ -71,14 +68,14 @@ def test_the_engines_messages_name_players_without_a_gender() -> None:
 
 
 def test_the_web_client_names_players_without_a_gender() -> None:
-    words = web_uk()
-    assert "endedCalled" in words  # the parser reads the uk block
-    assert "won" in words
-    assert offenders(words, WEB_FLAGS) == {}
+    texts = web_uk()
+    assert "endedCalled" in texts  # the catalogue holds the client's words
+    assert "won" in texts
+    assert offenders(texts, WEB_FLAGS) == {}
 
 
 def test_the_terminal_names_players_without_a_gender() -> None:
-    assert offenders(dict(TUI_UK), TUI_FLAGS) == {}
+    assert offenders(dict(tui_words("uk")), TUI_FLAGS) == {}
 
 
 def test_the_records_transcripts_name_players_without_a_gender() -> None:

@@ -57,6 +57,7 @@ def main() -> None:
         redis_url=redis,
         redis_prefix=prefix,
         instance=instance,
+        route=port,  # HAProxy's use-server lines name the ports (benchmarks/cluster.py)
         lease_seconds=lease,
         renew_seconds=0.25,
         grace_seconds=30.0,

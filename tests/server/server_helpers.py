@@ -111,7 +111,11 @@ class ServerThread:
         if self in RUNNING:
             RUNNING.remove(self)
         self.server.should_exit = True
-        self.thread.join(timeout=15)
+        # Its shutdown writes what the tables hold: a test that starts another server on
+        # the same database goes on only once this one has finished (GUARD: a hang).
+        self.thread.join(timeout=GUARD)
+        if self.thread.is_alive():
+            raise RuntimeError("the server thread did not stop")
 
 
 class ServerProcess:

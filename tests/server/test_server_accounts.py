@@ -62,7 +62,7 @@ def test_register_login_logout(fake_server: ServerThread) -> None:
     with browser(fake_server.base) as http:
         made = register(http, name)
         assert made.status_code == 201, made.text
-        assert made.json() == {"name": name, "token": None}
+        assert made.json() == {"name": name, "token": None, "moderator": False, "lang": "en"}
         cookie = made.headers["set-cookie"].lower()
         assert "httponly" in cookie
         assert "samesite=lax" in cookie
@@ -392,3 +392,27 @@ def test_no_account_may_be_named_like_a_spectator(fake_server: ServerThread) -> 
         assert answer.status_code == 422, name
         assert answer.json()["detail"]["code"] == "name_label"
     assert register(http, fresh_name("Spectra")).status_code == 201
+
+
+def test_the_account_keeps_its_language_for_a_device_that_chose_none(
+    fake_server: ServerThread,
+) -> None:
+    """The language sent at sign-up becomes the account's; a device that sends none at
+    sign-in gets it back; the menu's choice changes it; a language not shipped is 422."""
+    name = fresh_name()
+    with browser(fake_server.base) as http:
+        created = http.post(
+            "/api/account/register", json={"name": name, "password": PASSWORD, "lang": "de"}
+        )
+        assert created.status_code == 201, created.text
+        assert created.json()["lang"] == "de"
+        assert http.post("/api/account/lang", json={"lang": "uk"}).status_code == 204
+        assert http.get("/api/account").json()["lang"] == "uk"
+        assert http.get("/api/session").json()["account"]["lang"] == "uk"
+        refused = http.post("/api/account/lang", json={"lang": "xx"})
+        assert refused.status_code == 422, refused.text
+    with browser(fake_server.base) as other:
+        signed = other.post("/api/account/login", json={"name": name, "password": PASSWORD})
+        assert signed.json()["lang"] == "uk"
+    with httpx.Client(base_url=fake_server.base) as guest:
+        assert guest.post("/api/account/lang", json={"lang": "en"}).status_code == 401

@@ -204,6 +204,46 @@ def test_analyses_never_hold_up_live_tables_and_are_bounded(
         assert wait_done(api.http, table_id)[-1]["status"] == "done"
 
 
+def test_an_analysis_that_ends_while_its_status_is_read_is_never_none(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The job is dropped only after its result is stored: a status read that misses the
+    stored result because the job ended meanwhile still finds the job (seen as "none" on
+    a busy machine when storage was read first)."""
+    api = Api(server.base)
+    runner = server.app.state.analysis
+    storage = server.app.state.hub.storage
+    release = threading.Event()
+
+    def held(
+        game: str, record: Any, budget: ReviewBudget, progress: Callable[[int, int], None]
+    ) -> dict[str, Any]:
+        release.wait(GUARD)
+        return {"game": game, "decisions": []}  # what is stored does not matter here
+
+    table_id = finished_game(api, "candidate", {"deals": 1}, seed=31)
+    read = storage.aread
+
+    async def ending_meanwhile(fn: Callable[..., Any]) -> Any:
+        result = await read(fn)
+        if fn.__qualname__.startswith("load_analysis") and table_id in runner.jobs:
+            release.set()  # the job ends, stores its result and leaves, after this read
+            deadline = time.monotonic() + GUARD  # a guard against a hang
+            while table_id in runner.jobs:
+                assert time.monotonic() < deadline, "the held analysis did not end"
+                await asyncio.sleep(0.01)
+        return result
+
+    monkeypatch.setattr(analysis_module, "analyse_record", held)
+    monkeypatch.setattr(runner, "per_guest", Buckets(burst=5, seconds=60))  # a fresh guest
+    monkeypatch.setattr(storage, "aread", ending_meanwhile)
+    url = f"/api/games/{table_id}/analysis"
+    assert api.http.post(url).status_code == 202
+    assert api.http.get(url).json()["status"] == "running"  # the job, not "none"
+    assert release.is_set()
+    assert api.http.get(url).json()["status"] == "done"
+
+
 def test_analysis_workers_run_at_a_lower_priority() -> None:
     """A worker process of the analyses is ``nice``r than the server by NICENESS."""
     settings = fast_settings()

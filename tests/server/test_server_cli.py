@@ -179,3 +179,11 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address() -> None:
     result = _serve("--port", str(free_port()), "--trusted-proxy", "localhost")
     _assert_one_line_refusal(result, "error: --trusted-proxy 'localhost'", "not an IP address")
     assert "--trusted-proxy" in CliRunner().invoke(cli_app, ["serve", "--help"]).output
+
+
+@pytest.mark.parametrize("route", ["", "s 1", "x" * 65, "a?b", "ö"])
+def test_serve_refuses_a_route_name_a_proxy_could_not_match(route: str) -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--route", route])
+    assert result.exit_code == 1
+    assert f"--route {route!r}" in result.output
+    assert "open http" not in result.output

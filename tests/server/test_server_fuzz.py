@@ -275,6 +275,42 @@ def requests(
     return kind, url, query, headers, body
 
 
+def fuzz_operation(
+    base: str,
+    method: str,
+    path: str,
+    operation: dict[str, Any],
+    known: dict[str, list[str]],
+    *,
+    headers: dict[str, str] | None = None,
+    examples: int = EXAMPLES,
+) -> None:
+    """Send ``examples`` generated requests to one operation (each with ``headers``
+    besides its own), counting them in :data:`COUNTS`; fail on any 5xx."""
+    client = httpx.Client(base_url=base, timeout=30)
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(requests(method, path, operation, known))
+    def fuzz(request: tuple[str, str, dict[str, Any], dict[str, str], bytes | None]) -> None:
+        kind, url, query, drawn, body = request
+        sent = {**(headers or {}), **drawn}
+        answer = client.request(method, url, params=query, headers=sent, content=body)
+        COUNTS[f"kind {kind}"] += 1
+        COUNTS[f"status {answer.status_code // 100}xx"] += 1
+        COUNTS["requests"] += 1
+        assert answer.status_code < 500, (method, url, query, sent, body, answer.text)
+
+    try:
+        fuzz()
+    finally:
+        client.close()
+
+
 # -------------------------------------------------------------------- tests
 def test_the_openapi_document_lists_every_route(
     operations: list[tuple[str, str, dict[str, Any]]],
@@ -295,27 +331,7 @@ def test_no_request_to_any_route_gets_a_500(
     if index >= len(operations):
         pytest.skip("fewer operations than slots")
     method, path, operation = operations[index]
-    client = httpx.Client(base_url=fuzz_server.base, timeout=30)
-
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(requests(method, path, operation, known))
-    def fuzz(request: tuple[str, str, dict[str, Any], dict[str, str], bytes | None]) -> None:
-        kind, url, query, headers, body = request
-        answer = client.request(method, url, params=query, headers=headers, content=body)
-        COUNTS[f"kind {kind}"] += 1
-        COUNTS[f"status {answer.status_code // 100}xx"] += 1
-        COUNTS["requests"] += 1
-        assert answer.status_code < 500, (method, url, query, headers, body, answer.text)
-
-    try:
-        fuzz()
-    finally:
-        client.close()
+    fuzz_operation(fuzz_server.base, method, path, operation, known)
     assert httpx.get(fuzz_server.base + "/api/health").status_code == 200
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from botapi_helpers import Bot
 from server_helpers import GUARD, Api, ServerThread
 
 from cardtable.messages import render
@@ -45,11 +46,15 @@ def test_a_body_that_is_not_json_gets_415_on_every_post_route(
     )
     assert signed_in.status_code == 201, signed_in.text
     headers = {"X-Cardtable-Client": "test", "Authorization": f"Bearer {signed_in.json()['token']}"}
+    # The Bot API's routes answer only a bot account's API token (docs/bot-api.md).
+    bot = Bot(fake_server.base, f"Bytes bot {name[-1]}")
+    bot_headers = {**headers, "Authorization": f"Bearer {bot.token}"}
     if content_type:
-        headers["content-type"] = content_type
+        headers["content-type"] = bot_headers["content-type"] = content_type
     for path in routes:
+        sent = bot_headers if path.startswith("/api/bot/") else headers
         for body in (b"\xff", b"\xfe\xff{}", b'{"game": "fake"}'):
-            answer = api.http.post(path, content=body, headers=headers)
+            answer = api.http.post(path, content=body, headers=sent)
             assert answer.status_code == 415, (path, body, answer.text)
             detail = answer.json()["detail"]
             assert detail["message_id"] == "server.not_json"

@@ -258,3 +258,76 @@ async def fresh_welcomes(players: list[Player]) -> list[dict[str, Any]]:
             await ws.send(json.dumps({"type": "hello", "token": player.token}))
             answers.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
     return answers
+
+
+def relayed_sockets(base: str) -> float:
+    """How many table sockets the process at ``base`` relays to another owner now."""
+    metrics = httpx.get(f"{base}/metrics", timeout=20).text
+    line = next(x for x in metrics.splitlines() if x.startswith("cardtable_relayed_sockets "))
+    return float(line.split()[1])
+
+
+@needs_services
+def test_a_socket_that_asks_for_its_route_is_served_by_the_tables_owner() -> None:
+    """A socket with ``?route=`` that reaches a process not owning its table is closed
+    with 4307 and the owner's route name (its port); asked for that name, the proxy
+    sends it to the owner, which serves it (nothing relayed); a process asked for the
+    owner's name by a client that did not get there relays it: never a loop."""
+    with Cluster(processes=2, redis_url=REDIS_URL, launch=launcher) as cluster:
+        try:
+            http = httpx.Client(base_url=cluster.base, timeout=20)
+            seats = [{"type": "open"}, {"type": "bot", "level": "easy"}]
+            made = http.post(
+                "/api/tables", json={"game": "candidate", "seats": seats, "options": {"deals": 1}}
+            )
+            assert made.status_code == 201, made.text
+            table_id = made.json()["table"]["id"]
+            code = made.json()["invites"][0]["code"]
+            joined = http.post(f"/api/tables/{table_id}/join", json={"invite": code, "name": "Ira"})
+            token = joined.json()["token"]
+            counts = owned(cluster)
+            assert sorted(counts) == [0, 1], counts
+            owner = cluster.servers[counts.index(1)]
+            other = cluster.servers[counts.index(0)]
+            asyncio.run(
+                routed(cluster.base, owner.base, other.base, str(owner.port), table_id, token)
+            )
+        except BaseException:
+            print(cluster.logs())
+            raise
+
+
+async def routed(proxy: str, owner: str, other: str, route: str, table_id: str, token: str) -> None:
+    """The body of the test above: the sockets, by where they go."""
+    path = f"/ws/tables/{table_id}"
+    hello = json.dumps({"type": "hello", "token": token})
+
+    def ws(base: str) -> str:
+        return base.replace("http", "ws", 1) + path
+
+    async def welcome(url: str) -> Any:
+        socket = await connect(url, open_timeout=20)
+        await socket.send(hello)
+        assert json.loads(await asyncio.wait_for(socket.recv(), 20))["type"] == "welcome"
+        return socket
+
+    # At the process that does not own the table, asking for a route: sent to the owner.
+    for asked in ("", "8001x"):
+        async with connect(f"{ws(other)}?route={asked}", open_timeout=20) as socket:
+            with pytest.raises(ConnectionClosed) as closed:  # at once, before any hello
+                await asyncio.wait_for(socket.recv(), 20)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4307, route)
+    # Asking that process for the owner's name, or for no route at all: relayed there.
+    relayed = [await welcome(f"{ws(other)}?route={route}"), await welcome(ws(other))]
+    assert relayed_sockets(other) == 2
+    for socket in relayed:
+        await socket.close()
+    # Through the proxy with the owner's name: every socket on the owner, none relayed
+    # (with the proxy's leastconn alone, about half would land on the other process).
+    sockets = [await welcome(f"{ws(proxy)}?route={route}") for _ in range(6)]
+    try:
+        assert relayed_sockets(other) == relayed_sockets(owner) == 0
+    finally:
+        for socket in sockets:
+            await socket.close()

@@ -20,6 +20,9 @@ from cardtable.games.spy.race import (
 from cardtable.games.spy.records import replay_record
 from cardtable.games.spy.views import SeatWindow
 
+#: Every rule holds on both engines: the pure-Python reference and the compiled core.
+pytestmark = pytest.mark.usefixtures("spy_engine")
+
 K = parse_card_kind
 
 

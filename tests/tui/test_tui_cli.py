@@ -37,6 +37,38 @@ def test_tui_cli_play_candidate_against_a_level(launched: list[TableApp]) -> Non
     tui.driver.close()
 
 
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({"LANG": "uk_UA.UTF-8"}, "uk"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),  # a language not shipped: English
+        ({"LANG": "uk_UA.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "uk_UA"}, "uk"),
+        ({"LANG": "C"}, "en"),
+    ],
+)
+def test_tui_cli_play_speaks_the_environments_language_unless_told(
+    launched: list[TableApp], environment: dict[str, str], expected: str
+) -> None:
+    cleared = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+    args = ["play", "candidate", "--vs", "easy", "--seed", "9"]
+    result = runner.invoke(app, args, env={**cleared, **environment})
+    assert result.exit_code == 0, result.output
+    told = runner.invoke(app, [*args, "--lang", "en"], env={**cleared, **environment})
+    assert told.exit_code == 0, told.output
+    assert [tui.lang for tui in launched] == [expected, "en"]
+    for tui in launched:
+        tui.driver.close()
+
+
+def test_tui_cli_rules_speak_the_environments_language() -> None:
+    uk = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "uk_UA.UTF-8"}
+    assert "Карткова гра" in runner.invoke(app, ["rules", "candidate"], env=uk).output
+    told = runner.invoke(app, ["rules", "candidate", "--lang", "en"], env=uk).output
+    assert "Карткова гра" not in told
+
+
 def test_tui_cli_play_candidate_two_people(launched: list[TableApp]) -> None:
     result = runner.invoke(app, ["play", "candidate", "--vs", "human", "--names", "Ann,Bob"])
     assert result.exit_code == 0, result.output

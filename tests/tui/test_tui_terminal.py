@@ -8,6 +8,7 @@ from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 from cardtable.table import Pacing
 from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen, HandoffScreen
 from cardtable.tui.common import LAYOUT_KEYS, QuitScreen
+from cardtable.tui.i18n import card_label
 
 SIZE = (80, 24)
 
@@ -159,3 +160,29 @@ async def test_tui_terminal_two_people_the_dealer_sees_the_table_at_once() -> No
             await pilot.press(*keys_for(app, screen.viewer))
             await pilot.pause()
         assert isinstance(app.screen, HandoffScreen)
+
+
+@sync
+async def test_tui_terminal_speaks_german_and_switches_with_english() -> None:
+    """Started in German (``--lang de`` or ``LANG=de_DE.UTF-8``): German words, card
+    faces B D K A, and ``l`` goes to English and back to German."""
+    assert [card_label(card, "de") for card in ("JS", "QH", "KD", "AC", "10S")] == [
+        "B♠",
+        "D♥",
+        "K♦",
+        "A♣",
+        "10♠",
+    ]
+    app = candidate_app(seed=3, lang="de")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        text = screen_text(app)
+        assert "Kandidat · Spiel 1 von" in text
+        assert "l language: English" in text
+        await pilot.press("l")
+        await settle(pilot, app)
+        assert app.lang == "en"
+        assert "l Sprache: Deutsch" in screen_text(app)
+        await pilot.press("l")
+        await settle(pilot, app)
+        assert app.lang == "de"

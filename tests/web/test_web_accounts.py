@@ -96,7 +96,7 @@ def test_sign_up_sign_out_sign_in_and_see_the_profile(
     assert page.is_checked("input[name=rated]")
     assert not page.is_enabled("input[name=hints]")
     # Sign out on the account page, then sign in again with the form.
-    page.click(f"header [data-who='{name}'] a")
+    page.click(f"header [data-who='{name}'] a[href='/account']")
     page.wait_for_selector("[data-logout]")
     page.click("[data-logout]")
     page.wait_for_selector("header [data-who=''] a[href='/signin']")

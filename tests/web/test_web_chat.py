@@ -94,6 +94,8 @@ def test_chat_shows_text_keeps_channels_apart_and_hides_and_mutes(
     assert ann.locator(".chatbody").is_hidden()
     ann.click(".chattoggle")
     assert ann.locator(".chatbody").is_visible()
+    # The reloaded page asks for the chat's history: wait for its lines to arrive.
+    ann.wait_for_function("document.querySelectorAll('.chatlog .chatline .chattext').length > 0")
     assert chat_texts(ann)[-1] == "thanks, Bob"
     assert errors == []
     for page in (ann, bob):

@@ -91,7 +91,10 @@ def test_a_cancelled_seek_vanishes_and_a_lone_player_is_offered_bots(
     cat.wait_for_selector(".seekstatus .seekline")
     dan.reload()
     dan.wait_for_selector(".seeklist li[data-seek]")
-    cat.click("button[data-action=seek-cancel]")
+    # The status clears at once; the cancel request is awaited before asking the server.
+    with cat.expect_response(lambda r: r.url.endswith("/cancel")) as cancelled:
+        cat.click("button[data-action=seek-cancel]")
+    assert cancelled.value.status == 204
     assert httpx.get(base + "/api/seeks").json() == []
     dan.wait_for_function("document.querySelector('.seeklist li[data-seek]') === null")
     # Alone in the queue: after the time-out the offer to play against bots.

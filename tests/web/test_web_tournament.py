@@ -410,11 +410,13 @@ def test_an_arena_in_the_browser(web_server: WebServer, browser: Any) -> None:
     error.wait_for(state="visible")
     assert "an arena lasts 1 to 1440 minutes" in error.inner_text()
     form.locator("[name=minutes]").fill("20")
+    form.locator("[name=bots]").check()  # bot accounts may join
     page.click("[data-action=create-tournament]")
     page.wait_for_url(re.compile(r"/tournament/[\w-]+$"))
     tournament_id = page.url.rsplit("/", 1)[1]
     made = httpx.get(f"{base}/api/tournaments/{tournament_id}").json()
     assert (made["format"], made["minutes"], made["spec"]["table_size"]) == ("arena", 20, 3)
+    assert made["bots"] is True
     for auth in auths:
         for action in ("register", "checkin"):
             done = httpx.post(

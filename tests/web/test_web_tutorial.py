@@ -10,9 +10,8 @@ from typing import Any
 
 from web_helpers import WebServer
 
+from cardtable.catalogue import words
 from cardtable.server.tutorial import LESSONS
-
-I18N = Path(__file__).resolve().parents[2] / "src/cardtable/server/static/js/i18n.js"
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -189,14 +188,10 @@ def test_the_lobby_offer_can_be_hidden(web_server: WebServer, browser: Any, shot
 
 
 def test_every_lesson_has_its_texts_in_both_languages() -> None:
-    source = I18N.read_text(encoding="utf-8")
-    english, ukrainian = (
-        source[source.index("  en: {") : source.index("  uk: {")],
-        source[source.index("  uk: {") :],
-    )
+    english, ukrainian = words("web", "en"), words("web", "uk")
     for game, lessons in LESSONS.items():
         for lesson in lessons:
             for suffix in ("", "_text", "_goal", "_done"):
-                key = f"    tut_{game}_{lesson.key}{suffix}: "
-                assert key in english, key
-                assert key in ukrainian, key
+                key = f"tut_{game}_{lesson.key}{suffix}"
+                assert english.get(key), key
+                assert ukrainian.get(key), key

@@ -3,6 +3,7 @@ seats named in the player's language, and the rules pages with their nested list
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import httpx
 from web_helpers import GUARD, WebServer, create_table, join_by_invite
 
+from cardtable.catalogue import words as catalogue_words
 from cardtable.glossary import forbidden_words, glossary_js
 
 
@@ -18,6 +20,21 @@ def test_glossary_module_is_served_to_the_client(web_server: WebServer) -> None:
     assert response.status_code == 200
     assert "javascript" in response.headers["content-type"]
     assert response.text == glossary_js()
+
+
+def test_client_words_module_is_served_from_the_catalogues(web_server: WebServer) -> None:
+    response = httpx.get(web_server.base + "/js/words.js")
+    assert response.status_code == 200
+    assert "javascript" in response.headers["content-type"]
+    assert response.text.startswith("//")
+    words = json.loads(response.text[response.text.index("{") : response.text.rindex(";")])
+    assert words["uk"]["navLobby"] == catalogue_words("web", "uk")["navLobby"]
+    assert len(words["uk"]["seekStarting"]) == 3  # one, few, many
+    again = httpx.get(
+        web_server.base + "/js/words.js", headers={"If-None-Match": response.headers["etag"]}
+    )
+    assert again.status_code == 304
+    assert not again.content
 
 
 def test_rules_come_with_html_whose_nested_lists_stay_lists(web_server: WebServer) -> None:

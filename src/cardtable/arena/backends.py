@@ -17,8 +17,8 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from cardtable.arena.play import play_jobs
 from cardtable.arena.raycluster import RayPlace, local_cluster, loopback_driver
@@ -31,12 +31,16 @@ __all__ = [
     "RayPlace",
     "chunked",
     "default_workers",
+    "map_tasks",
     "ray_available",
     "ray_init_kwargs",
     "run_jobs",
 ]
 
 BACKENDS = ("local", "ray")
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def default_workers() -> int:
@@ -71,15 +75,13 @@ def _play_chunk(task: tuple[ArenaConfig, list[Job]]) -> list[GameResult]:
     return play_jobs(*task)
 
 
-def _run_processes(config: ArenaConfig, jobs: list[Job], workers: int) -> Iterator[GameResult]:
+def _run_processes(function: Callable[[T], R], tasks: list[T], workers: int) -> Iterator[R]:
     # A multiprocessing pool (not concurrent.futures) so that an interrupted arena can
     # terminate its workers at once instead of waiting for their current games.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_sigint)
     try:
-        tasks = [(config, chunk) for chunk in chunked(jobs, workers)]
-        for results in pool.imap_unordered(_play_chunk, tasks):
-            yield from results
+        yield from pool.imap_unordered(function, tasks)
         pool.close()
     finally:
         pool.terminate()
@@ -95,11 +97,11 @@ def ray_available() -> bool:
 
 
 def _run_ray(
-    config: ArenaConfig, jobs: list[Job], workers: int, place: RayPlace
-) -> Iterator[GameResult]:
+    function: Callable[[T], R], tasks: list[T], workers: int, place: RayPlace
+) -> Iterator[R]:
     imported = sys.modules.get("ray")
     if imported is not None and imported.is_initialized():  # the caller's own connection
-        yield from _play_on_ray(config, jobs, workers)
+        yield from _map_on_ray(function, tasks)
         return
     with contextlib.ExitStack() as stack:
         address = place.address
@@ -110,7 +112,7 @@ def _run_ray(
 
         ray.init(**ray_init_kwargs(address))
         stack.callback(ray.shutdown)
-        yield from _play_on_ray(config, jobs, workers)
+        yield from _map_on_ray(function, tasks)
 
 
 def ray_init_kwargs(address: str) -> dict[str, Any]:
@@ -123,20 +125,54 @@ def ray_init_kwargs(address: str) -> dict[str, Any]:
     return {"address": address, "log_to_driver": False, "configure_logging": False}
 
 
-def _play_on_ray(config: ArenaConfig, jobs: list[Job], workers: int) -> Iterator[GameResult]:
+def _map_on_ray(function: Callable[[T], R], tasks: list[T]) -> Iterator[R]:
     import ray
 
-    remote_play: Any = ray.remote(play_jobs)
-    config_ref = ray.put(config)
-    pending = [remote_play.remote(config_ref, chunk) for chunk in chunked(jobs, workers)]
+    remote: Any = ray.remote(function)
+    pending = [remote.remote(task) for task in tasks]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                yield from ray.get(ref)
+                yield ray.get(ref)
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
+
+
+def map_tasks(
+    function: Callable[[T], R],
+    tasks: list[T],
+    *,
+    backend: str = "local",
+    workers: int = 1,
+    ray_place: RayPlace | None = None,
+) -> Iterator[R]:
+    """``function`` applied to every task on ``backend`` with ``workers`` processes; the
+    results come as they finish, in any order. ``function`` must be a module-level
+    function and the tasks picklable (they travel to worker processes or Ray).
+
+    ``local`` with one worker runs in this process (no start-up cost, easy to profile);
+    ``ray`` joins a running cluster (``ray_place.address``) or starts a local one on
+    loopback (:mod:`.raycluster`: ``ray_place.host`` and ``ray_place.port``). Arena
+    games go through it (:func:`run_jobs`), and so does any other batch of work that
+    should scale past one machine the same way (self-play for training).
+    """
+    place = ray_place or RayPlace()
+    if workers < 1:
+        raise BadOptions(f"--workers must be at least 1, got {workers}")
+    if backend == "local":
+        if workers == 1:
+            return map(function, tasks)
+        return _run_processes(function, tasks, workers)
+    if backend == "ray":
+        if not ray_available():
+            raise BadOptions(
+                "the ray backend needs Ray: pip install 'cardtable[ray]' (or use --backend local)"
+            )
+        place.check(workers)
+        return _run_ray(function, tasks, workers, place)
+    raise BadOptions(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
 
 
 def run_jobs(
@@ -147,24 +183,10 @@ def run_jobs(
     workers: int = 1,
     ray_place: RayPlace | None = None,
 ) -> Iterator[GameResult]:
-    """Play ``jobs`` on ``backend`` with ``workers`` processes; yield results as they end.
-
-    ``local`` with one worker plays in this process (no start-up cost, easy to
-    profile); ``ray`` joins a running cluster (``ray_place.address``) or starts a local
-    one on loopback (:mod:`.raycluster`: ``ray_place.host`` and ``ray_place.port``).
-    """
-    place = ray_place or RayPlace()
-    if workers < 1:
-        raise BadOptions(f"--workers must be at least 1, got {workers}")
-    if backend == "local":
-        if workers == 1:
-            return _run_inline(config, jobs)
-        return _run_processes(config, jobs, workers)
-    if backend == "ray":
-        if not ray_available():
-            raise BadOptions(
-                "the ray backend needs Ray: pip install 'cardtable[ray]' (or use --backend local)"
-            )
-        place.check(workers)
-        return _run_ray(config, jobs, workers, place)
-    raise BadOptions(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    """Play ``jobs`` on ``backend`` with ``workers`` processes (:func:`map_tasks`);
+    yield results as they end. Jobs travel in chunks; in this process, one at a time."""
+    if backend == "local" and workers == 1:
+        return _run_inline(config, jobs)
+    chunks = [(config, chunk) for chunk in chunked(jobs, workers)]
+    done = map_tasks(_play_chunk, chunks, backend=backend, workers=workers, ray_place=ray_place)
+    return (result for results in done for result in results)

@@ -14,15 +14,15 @@ One tree is grown for the deciding seat's information set. Each iteration:
    of UCB that keeps rarely-legal moves from being over-explored).
 3. **Expand** one move not yet in the tree, legal in this determinisation.
 4. **Simulate** with uniformly random legal moves (the engine's
-   ``playout_margin``: ``random_playout``'s moves on the unchecked fast path, keeping
-   only the deal's score, since the drawn state is thrown away) to the end of the
-   deal, or — with
-   a ``rollout_depth`` — for at most that many moves; a cut-off deal is judged by its
-   scores so far (captures are the only scores, C15, so the margin so far is a cheap
-   estimate, unbiased in sign). Random playouts to the end take about a hundred moves
-   from mid-deal; the default cut of :data:`ROLLOUT_DEPTH` moves keeps the search fast
-   enough for thousands of simulations a move (its strength against ``greedy`` is
-   measured in ``docs/bots.md``).
+   ``playout_margin``, the compiled core's when it is built: ``random_playout``'s moves
+   on the unchecked fast path, keeping only the deal's score, since the drawn state is
+   thrown away) to the end of the deal, or — with a ``rollout_depth`` — for at most
+   that many moves; a cut-off deal is judged by its scores so far (captures are the
+   only scores, C15, so the margin so far is a cheap estimate, unbiased in sign).
+   Random playouts to the end take about a hundred moves from mid-deal; the default
+   cut of :data:`ROLLOUT_DEPTH` moves keeps the search fast enough for thousands of
+   simulations a move (its strength against ``greedy`` is measured in
+   ``docs/bots.md``).
 5. **Back up** the result from each node's mover's point of view.
 
 The reward of a deal for a player, with ``margin`` their deal score minus the
@@ -39,11 +39,15 @@ is deterministic: its generator is seeded from its seed and the information-stat
 from __future__ import annotations
 
 import math
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
+from cardtable.games.candidate.engine import search_core, search_functions
 from cardtable.games.candidate.info import CandidateInfo
+from cardtable.games.candidate.state import CandidateState
 
 __all__ = [
     "EXPLORATION",
@@ -53,6 +57,9 @@ __all__ = [
     "DealIsmctsBot",
     "IsmctsBot",
     "Node",
+    "back_up",
+    "deal_margin",
+    "margin_reward",
 ]
 
 #: UCB1 exploration constant (rewards lie in [-1, 1]).
@@ -79,7 +86,22 @@ class Node:
         self.total = 0.0
 
 
-def _reward(margin: int) -> float:
+def _tree_node(data: tuple[int, int, int, int, float, list[Any]]) -> Node:
+    """A node and its subtree from the compiled core's tree."""
+    action, mover, visits, availability, total, children = data
+    node = Node(action, mover)
+    node.visits = visits
+    node.availability = availability
+    node.total = total
+    for child in children:
+        built = _tree_node(child)
+        node.children[built.action] = built
+    return node
+
+
+def margin_reward(margin: int) -> float:
+    """The "margin" reward of a deal margin for the player it is counted for (module
+    docstring): −1…1, the sign of the margin weighing most."""
     if margin == 0:
         return 0.0
     sign = 1.0 if margin > 0 else -1.0
@@ -88,6 +110,22 @@ def _reward(margin: int) -> float:
 
 def _win(margin: int) -> float:
     return 0.0 if margin == 0 else 1.0 if margin > 0 else -1.0
+
+
+def deal_margin(state: CandidateState, deal: int) -> int:
+    """Player 0's score minus player 1's in deal number ``deal`` (from 1), once the
+    tree's moves have ended it (C15)."""
+    final = state.history[deal - 1].scores
+    return final[0] - final[1]
+
+
+def back_up(path: Sequence[Node], reward0: float) -> None:
+    """Add one visit and the reward (``reward0``: player 0's) to every node of
+    ``path``, each from its mover's point of view."""
+    rewards = (reward0, -reward0)
+    for n in path:
+        n.visits += 1
+        n.total += rewards[n.mover]
 
 
 class IsmctsBot:
@@ -124,22 +162,68 @@ class IsmctsBot:
         deadline = (
             None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
         )
+        draw = info.sampler().draw
+        # With the compiled core, whole iterations of this search run in it on a tree
+        # kept in C (the same arithmetic and the same draws: the same tree), read back at
+        # the end. A search with its own simulation (alpha) runs here.
+        core = search_core() if type(self).simulation is IsmctsBot.simulation else None
+        tree = core.ismcts_tree(root.mover) if core is not None else None
+        simulate: Callable[[CandidateState], None] | None = None
+        base = 0  # the public score margin, the same in every draw: read from the first
+        for iteration in range(self.budget.iterations):
+            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
+                break
+            state = draw(rng)
+            if core is not None and tree is not None:
+                if iteration == 0:
+                    scores = state.deal_scores
+                    base = scores[0] - scores[1]
+                if core.ismcts_iterate(
+                    tree,
+                    state,
+                    legal,
+                    rng.choice,
+                    rng.random,
+                    self.rollout_depth,
+                    self.reward == "win",
+                    base,
+                    EXPLORATION,
+                    MARGIN_WEIGHT,
+                ):
+                    continue
+                if iteration:  # every draw has the first one's decks and phase
+                    raise RuntimeError("the compiled core stopped covering the search's draws")
+                tree = None  # not covered (several decks): the search runs here
+            if simulate is None:
+                simulate = self.simulation(info, root, rng)
+            simulate(state)
+            root.visits += 1
+        if core is not None and tree is not None:
+            return _tree_node(core.ismcts_nodes(tree))
+        return root
+
+    def simulation(
+        self, info: CandidateInfo, root: Node, rng: random.Random
+    ) -> Callable[[CandidateState], None]:
+        """One simulation from ``root`` on a drawn state (selection, expansion,
+        playout, back-up: the module docstring). A search with another tree policy or
+        leaf evaluation (``bots/candidate_alpha.py``) overrides this, and keeps the
+        determinisation, the budget and the decision."""
+        legal = info.legal
         choice = rng.choice
         uniform = rng.random
-        draw = info.sampler().draw
         depth = self.rollout_depth
-        judge = _win if self.reward == "win" else _reward
+        judge = _win if self.reward == "win" else margin_reward
+        step, playout = search_functions()  # the compiled core's, when it runs
         log = math.log
         sqrt = math.sqrt
         exploration = EXPLORATION
         # Every draw keeps the public scores and deal: read them from the first.
         base: int | None = None
         deal = 0
-        for iteration in range(self.budget.iterations):
-            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
-                break
-            state = draw(rng)
-            advance = state.advance
+
+        def simulate(state: CandidateState) -> None:
+            nonlocal base, deal
             if base is None:
                 scores = state.deal_scores
                 base = scores[0] - scores[1]
@@ -179,7 +263,7 @@ class IsmctsBot:
                             best_score = score
                             best = c
                 # The move, then the next legal moves (none: the deal is over).
-                moves = advance(best.action)
+                moves = step(state, best.action)
                 node = best
                 path.append(node)
                 if not moves:
@@ -187,17 +271,12 @@ class IsmctsBot:
             # Simulation: uniformly random, to the end of the deal or the depth cap (the
             # drawn state is thrown away, so the playout keeps only the score).
             if state.deal_number == deal:
-                margin = state.playout_margin(uniform, depth)
+                margin = playout(state, uniform, depth)
             else:  # the tree's moves ended the deal
-                final = state.history[deal - 1].scores
-                margin = final[0] - final[1]
-            reward0 = judge(margin - base)
-            rewards = (reward0, -reward0)  # by mover
-            for n in path:
-                n.visits += 1
-                n.total += rewards[n.mover]
-            root.visits += 1
-        return root
+                margin = deal_margin(state, deal)
+            back_up(path, judge(margin - base))
+
+        return simulate
 
     def analyse(self, info: CandidateInfo) -> Analysis:
         """Every legal move: its mean reward at the root (−1…1) and its visits."""

@@ -16,6 +16,12 @@ as the environments encode the seat's view, one encoding for training and play:
 PyTorch is imported only when the bot first thinks (:mod:`cardtable.bots.learned_net`),
 and the network is loaded once per process and file. The bot itself keeps only its
 seed and the file's path, so it pickles (the server thinks in worker processes).
+
+A network of expert iteration (``cardtable train candidate --method exit``: policy and
+value) is a policy file too: ``learned:DIR`` plays its policy alone, and when the
+package ships one (:data:`SHIPPED_NETWORK`) plain ``learned`` plays it instead of the
+MaskablePPO policy. The ``alpha`` search reads the same file through
+:func:`load_evaluator`.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from cardtable.bots.base import Analysis, MoveValue
 from cardtable.errors import BadOptions
@@ -34,21 +40,45 @@ from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.spy.encoding import encode_info
 from cardtable.games.spy.info import SpyInfo
 
-__all__ = ["SHIPPED", "LearnedBot", "SpyLearnedBot", "check_policy", "shipped_policy"]
+if TYPE_CHECKING:
+    from cardtable.bots.alpha_net import NetEvaluator
+
+__all__ = [
+    "SHIPPED",
+    "SHIPPED_NETWORK",
+    "LearnedBot",
+    "SpyLearnedBot",
+    "check_policy",
+    "load_evaluator",
+    "shipped_network",
+    "shipped_policy",
+]
 
 #: The policy files shipped in the package (``learned`` without a path), by game.
 SHIPPED = {"candidate": "learned_candidate.pt"}
+#: The policy-and-value network of expert iteration shipped in the package (the
+#: ``alpha`` search's network; when present, plain ``learned`` plays its policy).
+SHIPPED_NETWORK = "alpha_candidate.pt"
+
+
+def shipped_network() -> Path | None:
+    """The shipped policy-and-value network, or None when the package has none."""
+    path = Path(str(resources.files("cardtable.bots").joinpath(SHIPPED_NETWORK)))
+    return path if path.is_file() else None
 
 
 def shipped_policy(game: str = "candidate") -> Path:
-    """The path of the policy shipped for ``game``; :class:`BadOptions` when none is."""
+    """The path of the policy shipped for ``game`` (Candidate: the distilled policy of
+    expert iteration when it is shipped, else the MaskablePPO one); :class:`BadOptions`
+    when none is."""
     name = SHIPPED.get(game)
     if name is None:
         raise BadOptions(
             f"no {game} policy is shipped: write learned:PATH "
             f"(a policy file or training folder of `cardtable train {game}`)"
         )
-    return Path(str(resources.files("cardtable.bots").joinpath(name)))
+    network = shipped_network() if game == "candidate" else None
+    return network or Path(str(resources.files("cardtable.bots").joinpath(name)))
 
 
 @lru_cache(maxsize=8)
@@ -65,6 +95,21 @@ def _load(game: str, path: str) -> tuple[Any, dict[str, Any]]:
 
     torch.set_num_threads(1)  # one move at a time: threads would only wait on each other
     return learned_net.load_checkpoint(Path(path), game)
+
+
+@lru_cache(maxsize=8)
+def load_evaluator(path: str) -> NetEvaluator:
+    """The NumPy evaluator of the policy-and-value network at ``path`` (once per process
+    and file); :class:`BadOptions` when the file is a policy without a value head."""
+    actor = _load("candidate", path)[0]
+    from cardtable.bots import learned_net
+
+    if not isinstance(actor, learned_net.PolicyValue):
+        raise BadOptions(
+            f"{path} is a policy without a value head: the alpha search needs a network "
+            "of `cardtable train candidate --method exit`"
+        )
+    return learned_net.evaluator_of(actor)
 
 
 def check_policy(game: str, path: str) -> dict[str, Any]:

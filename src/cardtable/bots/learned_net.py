@@ -23,8 +23,9 @@ in 0–1.
 ``torch.load(weights_only=True)``, so loading runs no code from the file): a dict with
 ``format`` = :data:`FORMAT`, ``version`` = :data:`FORMAT_VERSION`, ``game``,
 ``encoding_version`` (the observation encoding it was trained on), ``hidden`` (trunk
-widths), ``options`` (the rule options trained on), ``steps`` (training decisions) and
-``weights`` (the actor's ``state_dict``).
+widths), ``options`` (the rule options trained on), ``steps`` (training decisions), ``value``
+(true for a :class:`PolicyValue` network, which has a value head; absent in older
+files) and ``weights`` (the actor's ``state_dict``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from cardtable.bots.alpha_net import NetEvaluator
 from cardtable.errors import BadOptions, IllegalMove
 from cardtable.games.candidate import CandidateOptions, card_points
 from cardtable.games.candidate import encoding as candidate_encoding
@@ -49,11 +51,14 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "Actor",
+    "PolicyValue",
     "build_actor",
     "candidate_action_features",
+    "evaluator_of",
     "load_checkpoint",
     "observation_scale",
     "save_checkpoint",
+    "sparse_features",
 ]
 
 FORMAT = "cardtable-learned-policy"
@@ -115,6 +120,17 @@ def _features(action: int) -> list[float]:
     return row
 
 
+def sparse_features(action: int) -> tuple[tuple[int, float], ...]:
+    """The non-zero features of ``action`` as (index, value) pairs: a search scores a
+    move against a node's feature weights without building a tensor."""
+    return _sparse(action)
+
+
+@lru_cache(maxsize=65536)
+def _sparse(action: int) -> tuple[tuple[int, float], ...]:
+    return tuple((i, v) for i, v in enumerate(_features(action)) if v)
+
+
 class ScaleObservation(nn.Module):
     """Divides each observation index by the largest value it can take."""
 
@@ -172,6 +188,26 @@ class Actor(nn.Module):
             return picked
 
 
+class PolicyValue(Actor):
+    """A Candidate actor with a value head beside the move-feature head: the network of
+    expert iteration (``cardtable train candidate --method exit``). As an :class:`Actor`
+    it is a policy like any other (the ``learned`` bot plays it); the ``alpha`` search
+    also reads its value, the expected reward of the deal (−1…1) for the player to move.
+    """
+
+    def __init__(
+        self, scale: ScaleObservation, body: nn.Sequential, head: nn.Linear, value: nn.Linear
+    ) -> None:
+        super().__init__("candidate", scale, body, head)
+        self.value = value
+
+    def both(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(batch, observation)`` → the move-feature weights ``(batch, 135)`` and the
+        values ``(batch,)``."""
+        latent = self.body(self.scale(obs))
+        return self.head(latent), torch.tanh(self.value(latent)).squeeze(-1)
+
+
 def observation_scale(game: str, options: Mapping[str, Any]) -> list[float]:
     """The largest value of each observation index for ``game`` under ``options``."""
     if game == "candidate":
@@ -181,12 +217,18 @@ def observation_scale(game: str, options: Mapping[str, Any]) -> list[float]:
     return spy_encoding.seat_high(int(options.get("max_moves", SPY_MOVE_LIMIT)))
 
 
-def build_actor(game: str, hidden: Sequence[int], options: Mapping[str, Any]) -> Actor:
-    """A fresh (untrained) actor for ``game``."""
+def build_actor(
+    game: str, hidden: Sequence[int], options: Mapping[str, Any], *, value: bool = False
+) -> Actor:
+    """A fresh (untrained) actor for ``game``; with ``value`` (Candidate only) a
+    :class:`PolicyValue`."""
     high = observation_scale(game, options)
     body = trunk(len(high), hidden)
     latent = hidden[-1] if hidden else len(high)
     outputs = CANDIDATE_FEATURES if game == "candidate" else SPY_ACTIONS
+    if value and game == "candidate":
+        head = nn.Linear(latent, outputs)
+        return PolicyValue(ScaleObservation(high), body, head, nn.Linear(latent, 1))
     return Actor(game, ScaleObservation(high), body, nn.Linear(latent, outputs))
 
 
@@ -215,6 +257,7 @@ def save_checkpoint(
             "hidden": list(hidden),
             "options": dict(options),
             "steps": int(steps),
+            "value": isinstance(actor, PolicyValue),
             "weights": {k: v.detach().clone() for k, v in actor.state_dict().items()},
         },
         path,
@@ -248,7 +291,8 @@ def load_checkpoint(path: Path, game: str) -> tuple[Actor, dict[str, Any]]:
             f"{path} was trained on {game} observation encoding {data.get('encoding_version')}, "
             f"this cardtable encodes version {encoding_version(game)}: train it again"
         )
-    actor = build_actor(game, data["hidden"], data.get("options", {}))
+    value = bool(data.get("value", False))
+    actor = build_actor(game, data["hidden"], data.get("options", {}), value=value)
     try:
         actor.load_state_dict(data["weights"])
     except (RuntimeError, KeyError) as exc:
@@ -256,3 +300,17 @@ def load_checkpoint(path: Path, game: str) -> tuple[Actor, dict[str, Any]]:
     actor.eval()
     meta = {k: v for k, v in data.items() if k != "weights"}
     return actor, meta
+
+
+def evaluator_of(net: PolicyValue) -> NetEvaluator:
+    """The NumPy evaluator (:mod:`cardtable.bots.alpha_net`) computing what ``net`` does."""
+
+    def pair(layer: nn.Linear) -> tuple[Any, Any]:
+        return (
+            layer.weight.detach().numpy().astype("float32").copy(),
+            layer.bias.detach().numpy().astype("float32").copy(),
+        )
+
+    layers = [pair(m) for m in net.body if isinstance(m, nn.Linear)]
+    scale = net.scale.scale.numpy().astype("float32").copy()
+    return NetEvaluator(scale, layers, pair(net.head), pair(net.value))

@@ -1,7 +1,8 @@
 """Bots by name, budgets from text, and the levels offered to people.
 
 A bot is named on the command line as ``NAME`` or ``NAME:ITERATIONS``
-(``ismcts:1000``), ``learned:PATH`` (a trained policy file, see ``docs/rl.md``) or by a
+(``ismcts:1000``), ``learned:PATH`` (a trained policy file, see ``docs/rl.md``),
+``alpha:N:PATH`` (a search with a trained network; ``alpha:N`` the shipped one) or by a
 level (``easy``, ``medium``, ``hard``). Modules are imported
 only when a bot is made, so naming bots costs nothing.
 
@@ -14,7 +15,7 @@ only when a bot is made, so naming bots costs nothing.
 Traceback (most recent call last):
 ...
 cardtable.errors.BadOptions: unknown candidate bot 'minimax': expected one of random, greedy, \
-ismcts, ismcts-deal, learned (or a level: easy, medium, hard)
+ismcts, ismcts-deal, learned, alpha (or a level: easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -91,6 +92,15 @@ BOTS: dict[str, dict[str, BotInfo]] = {
             "the shipped one)",
             takes_path=True,
         ),
+        "alpha": BotInfo(
+            "candidate",
+            "alpha",
+            "cardtable.bots.candidate_alpha:AlphaBot",
+            "PUCT search over sampled consistent deals guided by a policy-and-value network "
+            "(alpha:N:PATH; alpha:N: the shipped network)",
+            default_iterations=200,
+            takes_path=True,
+        ),
     },
     "spy": {
         "random": BotInfo(
@@ -159,6 +169,8 @@ class BotSpec:
     @property
     def label(self) -> str:
         """How reports name it: ``greedy``, ``ismcts:1000``, ``learned:runs/a``."""
+        if self.path is not None and self.iterations is not None:
+            return f"{self.name}:{self.iterations}:{self.path}"
         if self.path is not None:
             return f"{self.name}:{self.path}"
         return self.name if self.iterations is None else f"{self.name}:{self.iterations}"
@@ -210,12 +222,19 @@ def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSp
             f"use `cardtable analyse {game}` (fair bots: "
             f"{', '.join(n for n, i in bots.items() if i.fair)})"
         )
+    if info.takes_path and info.default_iterations is not None:
+        return _search_with_file(game, name, budget.strip() if sep else None, text)
     if info.takes_path:
         return _file_bot(game, name, budget.strip() if sep else None)
     if not sep:
         return BotSpec(game, name)
     if info.default_iterations is None:
         raise BadOptions(f"{game} bot {name!r} does not search and takes no budget: write {name}")
+    return BotSpec(game, name, _iterations(info, budget, text))
+
+
+def _iterations(info: BotInfo, budget: str, text: str) -> int:
+    """The iterations written in ``budget``, or :class:`BadOptions`."""
     try:
         iterations = int(budget)
     except ValueError:
@@ -223,9 +242,24 @@ def parse_bot_spec(game: str, text: str, *, allow_unfair: bool = False) -> BotSp
     if iterations < 1:
         raise BadOptions(
             f"bad budget {budget!r} in {text!r}: expected a positive whole number of "
-            f"iterations, e.g. {name}:{info.default_iterations}"
+            f"iterations, e.g. {info.name}:{info.default_iterations}"
         )
-    return BotSpec(game, name, iterations)
+    return iterations
+
+
+def _search_with_file(game: str, name: str, rest: str | None, text: str) -> BotSpec:
+    """A search that reads a network (``alpha``, ``alpha:N``, ``alpha:N:PATH``), its
+    network checked now, as :func:`_file_bot` checks a policy."""
+    info = BOTS[game][name]
+    budget, sep, path = (rest or "").partition(":")
+    iterations = _iterations(info, budget, text) if rest is not None else None
+    if sep and not path.strip():
+        raise BadOptions(f"write {name}:N:PATH (a network file or training folder) or {name}:N")
+    from cardtable.bots.candidate_alpha import AlphaBot
+
+    spec = BotSpec(game, name, iterations, path=path.strip() if sep else None)
+    AlphaBot(path=spec.path).network()
+    return spec
 
 
 def _file_bot(game: str, name: str, path: str | None) -> BotSpec:
@@ -244,6 +278,9 @@ def make_bot(spec: BotSpec, seed: int) -> Any:
     info = spec.info
     module_name, _, class_name = info.target.partition(":")
     factory = cast(Callable[..., Any], getattr(importlib.import_module(module_name), class_name))
+    if info.takes_path and info.default_iterations is not None:
+        iterations = spec.iterations or info.default_iterations
+        return factory(seed=seed, iterations=iterations, path=spec.path)
     if info.takes_path:
         return factory(seed=seed, path=spec.path)
     if info.default_iterations is None:

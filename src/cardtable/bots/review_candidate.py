@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots.base import decision_rng
-from cardtable.bots.candidate_greedy import GreedyBot
+from cardtable.bots.candidate_greedy import greedy_action
 from cardtable.bots.candidate_ismcts import IsmctsBot
 from cardtable.games.candidate.actions import action_to_text, text_to_action
 from cardtable.games.candidate.info import CandidateInfo
@@ -159,13 +159,14 @@ def label_for(loss: float, loss_error: float) -> str | None:
     return None
 
 
-def _playout(world: CandidateState, action: int, greedy: GreedyBot) -> tuple[int, int]:
-    """Make ``action`` in ``world`` (changed) and play the deal out greedily; the totals
-    at the deal's end."""
+def _playout(world: CandidateState, action: int) -> tuple[int, int]:
+    """Make ``action`` in ``world`` (changed) and play the deal out greedily (the greedy
+    bot's moves, read from the state: :func:`greedy_action`); the totals at the deal's
+    end."""
     deal = world.deal_number
     world.apply_action(action)
     while not world.is_terminal() and world.deal_number == deal:
-        world.apply_action(greedy.choose(CandidateInfo.of(world, world.current_player)))
+        world.apply_action(greedy_action(world))
     return world.totals()  # a next deal begun has scored nothing yet (C15, C17)
 
 
@@ -192,13 +193,12 @@ def evaluate_decision(
         weighed = ranked + [a for a in weighed if a not in ranked]
     rng = decision_rng(settings.seed, "review/" + info.key)
     worlds = [info.determinize(rng) for _ in range(settings.samples)]
-    greedy = GreedyBot()
     me = info.player
     margins: dict[int, list[float]] = {}
     for action in weighed:
         values = []
         for world in worlds:
-            end = _playout(world.clone(), action, greedy)
+            end = _playout(world.clone(), action)
             values.append(float((end[me] - deal_start[me]) - (end[1 - me] - deal_start[1 - me])))
         margins[action] = values
     evals = {a: _move_eval(a, v) for a, v in margins.items()}

@@ -19,6 +19,7 @@ import heapq
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from cardtable.games.spy import engine
 from cardtable.games.spy.actions import CALL, MAX_PILES, RESIGN, TURN
 from cardtable.games.spy.position import FITS, Position
 
@@ -114,10 +115,15 @@ def shortest_race(pos: Position, node_limit: int = 200_000) -> RaceSearch:
     """A* from ``pos`` to the call, expanding at most ``node_limit`` positions.
 
     Without a proof within the limit, the best race found so far (the greedy race
-    when the search found none) is returned with ``proven`` False.
+    when the search found none) is returned with ``proven`` False. The compiled core,
+    when in use, runs the same search (same expansions, same result).
     """
     if pos.called:
         return RaceSearch(0, (), True, 0)
+    compiled = engine.core()
+    if compiled is not None:
+        moves, path, proven, nodes = compiled.shortest_race(pos, node_limit)
+        return RaceSearch(moves, path, True, nodes) if proven else _greedy_race(pos, nodes)
     start = pos.copy()
     start.limit = 1 << 62
     start.refresh()
@@ -188,6 +194,10 @@ def _greedy_race(pos: Position, nodes: int, cap: int = 2000) -> RaceSearch:
 
 def greedy_race(pos: Position, cap: int = 300) -> int | None:
     """Moves to the call when the greedy rule plays on from ``pos``, or None."""
+    compiled = engine.core()
+    if compiled is not None:
+        moves: int | None = compiled.greedy_race(pos, cap)
+        return moves
     node = pos.copy()
     moves = 0
     idle = 0
@@ -274,8 +284,12 @@ def race_moves(state: RaceState, node_limit: int = 50_000) -> RaceCount:
     never overestimates, so the first call reached is the shortest.
     A points-pile top that fits no pile, with no pile to open and no card left in the
     stock that could ever go under it, ends that branch (S12 and more: it never moves).
+    The compiled core, when in use, runs the same search (same expansions, same result).
     """
     points, tops0, seq, waste_count = state
+    compiled = engine.core()
+    if compiled is not None and len(seq) < 64:
+        return RaceCount(*compiled.race_moves(points, tops0, seq, waste_count, node_limit))
     total = len(points)
     present = (1 << len(seq)) - 1
     q0 = (present & ((1 << waste_count) - 1)).bit_length()

@@ -7,17 +7,26 @@ so a missing ``train`` extra is reported as one line.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardtable.errors import BadOptions
 
-__all__ = ["DEFAULT_MINUTES", "run_train_command"]
+__all__ = ["DEFAULT_MINUTES", "run_exit_command", "run_train_command"]
 
 #: A run's wall clock when neither ``--minutes`` nor ``--steps`` is given.
 DEFAULT_MINUTES = 30.0
+
+
+def _missing_extra(exc: ImportError) -> BadOptions:
+    """The one line saying the ``train`` extra is missing."""
+    return BadOptions(
+        f"training needs the train extra: pip install 'cardtable[train]' ({exc.name} is missing)"
+    )
 
 
 def run_train_command(
@@ -50,10 +59,7 @@ def run_train_command(
     try:
         from cardtable.rl.training import CurvePoint, TrainConfig, Trainer
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise BadOptions(
-            "training needs the train extra: pip install 'cardtable[train]' "
-            f"({exc.name} is missing)"
-        ) from None
+        raise _missing_extra(exc) from None
     progress = Progress(
         TextColumn(f"[bold]train {game}[/]"),
         BarColumn(),
@@ -98,4 +104,96 @@ def run_train_command(
     play = f" (play it: cardtable arena {game} --bots learned:{out} greedy)"
     stderr.print(
         f"wrote {out / 'policy.pt'}{play if game == 'candidate' else ''}, {out / 'curve.png'}"
+    )
+
+
+def run_exit_command(
+    *,
+    minutes: float | None,
+    iterations: int | None,
+    seed: int,
+    out: Path,
+    resume: bool,
+    games: int,
+    simulations: int,
+    eval_pairs: int,
+    eval_search: int,
+    runner: Any,
+    quiet: bool,
+    stderr: Console,
+) -> None:
+    """``cardtable train candidate --method exit``: expert iteration
+    (:mod:`cardtable.rl.exit`) into ``out`` for ``minutes`` (30 when neither they nor
+    ``iterations`` are given), self-play and evaluation mapped by ``runner`` (the
+    arena's backends)."""
+    if out.exists() and not out.is_dir():
+        raise BadOptions(f"--out {out}: that is a file, not a folder")
+    if eval_search < 0:
+        raise BadOptions(f"--eval-search must be 0 or more simulations, got {eval_search}")
+    try:
+        from cardtable.rl.exit import ExitConfig, ExitProgress, ExitTrainer
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise _missing_extra(exc) from None
+    config = ExitConfig(
+        seed=seed,
+        minutes=DEFAULT_MINUTES if minutes is None and iterations is None else minutes or 1e9,
+        iterations=iterations,
+        games=games,
+        simulations=simulations,
+        eval_pairs=eval_pairs,
+        eval_search=eval_search,
+    )
+    progress = Progress(
+        TextColumn("[bold]train candidate (exit)[/]"),
+        BarColumn(),
+        TextColumn("iteration {task.fields[iteration]} · {task.fields[stage]}"),
+        TextColumn("{task.fields[games]:>7,} games"),
+        TextColumn("{task.fields[score]}"),
+        TimeElapsedColumn(),
+        console=stderr,
+        disable=quiet,
+    )
+    with progress:
+        # The bar fills with the budget: minutes, or iterations in a run given them.
+        by_time = iterations is None
+        task = progress.add_task(
+            "exit",
+            total=config.minutes if by_time else float(iterations or 1),
+            iteration=0,
+            stage="self-play",
+            games=0,
+            score="",
+        )
+        started = time.monotonic()
+        first: list[int] = []
+
+        def show(stage: str, state: ExitProgress) -> None:
+            if not first:
+                first.append(state.iterations)
+            done = (time.monotonic() - started) / 60 if by_time else state.iterations - first[0]
+            score = ""
+            if state.curve:
+                last = state.curve[-1]
+                score = f"policy vs greedy {100 * last.policy_share:.0f}%"
+                if last.search_decided:
+                    score += f", search {100 * last.search_won / last.search_decided:.0f}%"
+            progress.update(
+                task,
+                completed=done,
+                iteration=state.iterations + (stage != "done"),
+                stage=stage,
+                games=state.games,
+                score=score,
+            )
+
+        result = ExitTrainer(config, out, resume=resume, runner=runner, on_progress=show).run()
+    last = result.curve[-1]
+    stderr.print(
+        f"{result.iterations} iterations, {result.games:,} self-play games in "
+        f"{result.minutes:.1f} min; the policy alone won {100 * last.policy_share:.1f}% of "
+        f"{last.policy_decided} decided held-out pairs against greedy"
+    )
+    stderr.print(
+        f"wrote {out / 'policy.pt'} (play it: cardtable arena candidate --bots "
+        f"learned:{out} alpha:200:{out} greedy), {out / 'curve.png'}"
     )

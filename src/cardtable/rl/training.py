@@ -75,6 +75,7 @@ from cardtable.games.spy.actions import ACTIONS_PER_PLAYER
 from cardtable.games.spy.encoding import SEAT_SIZE, encode_seat
 from cardtable.games.spy.race import GreedyPolicy, RandomPolicy
 from cardtable.games.spy.views import SeatWindow
+from cardtable.rl.plots import curve_png
 from cardtable.rl.spy_v0 import SpyRaceEnv
 
 __all__ = [
@@ -637,22 +638,16 @@ class Trainer:
 
 def plot_curve(progress: Progress, path: Path) -> None:
     """The learning curve as a PNG: share of decided pairs against each bot."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     steps = [p.steps for p in progress.curve]
-    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=90)
-    ax.plot(steps, [100 * p.vs_random for p in progress.curve], marker="o", label="vs random")
-    ax.plot(steps, [100 * p.vs_greedy for p in progress.curve], marker="o", label="vs greedy")
-    ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_ylim(0, 100)
-    ax.set_xlabel("training decisions")
-    ax.set_ylabel("% of decided duplicate pairs won")
-    ax.set_title(f"{progress.game}: learned policy, {progress.minutes:.0f} min")
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+
+    def draw(ax: Any) -> None:
+        ax.plot(steps, [100 * p.vs_random for p in progress.curve], marker="o", label="vs random")
+        ax.plot(steps, [100 * p.vs_greedy for p in progress.curve], marker="o", label="vs greedy")
+
+    curve_png(
+        path,
+        "training decisions",
+        "% of decided duplicate pairs won",
+        f"{progress.game}: learned policy, {progress.minutes:.0f} min",
+        draw,
+    )

@@ -31,6 +31,7 @@ __all__ = [
     "ServerStartError",
     "address",
     "check_database",
+    "check_mail",
     "check_proxies",
     "listen",
     "serve",
@@ -75,6 +76,10 @@ def serve(
     from cardtable.server.settings import Settings
 
     check_proxies(trusted_proxies)
+    check_mail(settings)
+    settings.setdefault("public_url", None)
+    if settings["public_url"] is None:
+        settings["public_url"] = address(host, port)
     check_database(db)
     sock = listen(host, port)
     app = create_app(db, settings=Settings(**settings))
@@ -85,8 +90,9 @@ def serve(
         log_level=log_level,
         trusted_proxies=trusted_proxies,
         # One of several processes has handed its tables over before uvicorn stops:
-        # what is left (idle sockets, a last request) need not hold the exit up.
-        timeout_graceful_shutdown=5 if settings.get("redis_url") else None,
+        # what is left (idle sockets, a last request) need not hold the exit up; nor do
+        # the Bot API's open streams, which never end by themselves (bots reconnect).
+        timeout_graceful_shutdown=5,
     )
     # The one line people need: where to point the browser (the client is served at /).
     print(f"cardtable server: open {address(host, port)} in a browser", flush=True)
@@ -152,6 +158,31 @@ def check_proxies(trusted_proxies: Sequence[str]) -> None:
             raise ServerStartError(
                 f"--trusted-proxy {proxy!r} is not an IP address or network"
             ) from None
+
+
+def check_mail(settings: dict[str, Any]) -> None:
+    """Check the ``--smtp`` URL (:class:`ServerStartError` when it cannot be read) and
+    give the links in mails the server's own address when no ``--public-url`` is set,
+    never the ``Host`` a request claims (a forged one would send the links elsewhere).
+
+    >>> chosen = {"smtp_url": "smtp://127.0.0.1:2525"}
+    >>> check_mail(chosen)
+    >>> check_mail({"smtp_url": "smtp://"})
+    Traceback (most recent call last):
+    ...
+    cardtable.server.ServerStartError: --smtp: an --smtp URL names a host: smtp://HOST[:PORT]
+    """
+    from cardtable.server.mail import parse_smtp_url
+
+    url = settings.get("smtp_url")
+    if url is not None:
+        try:
+            parse_smtp_url(url)
+        except ValueError as exc:
+            raise ServerStartError(f"--smtp: {exc}") from None
+    public = settings.get("public_url")
+    if public is not None and not public.startswith(("http://", "https://")):
+        raise ServerStartError(f"--public-url {public!r} starts with http:// or https://")
 
 
 def _server_class() -> type[Any]:

@@ -17,6 +17,7 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from cardtable.server.accounts import name_key, session_digest, skeleton
+from cardtable.server.botapi.store import bots_among
 from cardtable.server.models import (
     AccountRow,
     RatingHistoryRow,
@@ -33,6 +34,7 @@ __all__ = [
     "delete_account",
     "end_session",
     "find_by_name",
+    "finished_games",
     "name_owner",
     "profile",
     "session_account",
@@ -46,10 +48,16 @@ SESSION_DAYS = 30
 
 @dataclass(frozen=True, slots=True)
 class Account:
-    """A registered player as the routes see it (never the password hash)."""
+    """A registered player as the routes see it (never the password hash): whether it
+    is a moderator, and (at login) whether it is banned."""
 
     id: str
     name: str
+    moderator: bool = False
+    banned: bool = False
+    #: The account's language (of its emails, and of the web client on a device that
+    #: has not chosen one).
+    lang: str = "en"
 
 
 class NameTaken(Exception):
@@ -109,7 +117,10 @@ def name_owner(name: str) -> Callable[[Session], str | None]:
 def find_by_name(session: Session, name: str) -> tuple[Account, str] | None:
     """The account called ``name`` (by its key) with its password hash, or ``None``."""
     row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
-    return (Account(row.id, row.name), row.password_hash) if row is not None else None
+    if row is None:
+        return None
+    account = Account(row.id, row.name, row.moderator, row.banned_at is not None, row.lang)
+    return account, row.password_hash
 
 
 def password_hash(session: Session, account_id: str) -> str | None:
@@ -141,15 +152,23 @@ def start_session(account_id: str, token: str) -> Callable[[Session], None]:
 
 
 def session_account(session: Session, token: str) -> Account | None:
-    """The account a session token is signed in as, or ``None`` (unknown or expired)."""
+    """The account a session token is signed in as, or ``None`` (unknown, expired, or
+    the account is banned: a ban ends its sessions, and this holds against a session
+    opened in the same moment)."""
     found = session.execute(
-        select(AccountRow.id, AccountRow.name, SessionRow.expires_at)
+        select(
+            AccountRow.id,
+            AccountRow.name,
+            AccountRow.moderator,
+            AccountRow.lang,
+            SessionRow.expires_at,
+        )
         .join(SessionRow, SessionRow.account_id == AccountRow.id)
-        .where(SessionRow.digest == session_digest(token))
+        .where(SessionRow.digest == session_digest(token), AccountRow.banned_at.is_(None))
     ).first()
     if found is None or _aware(found.expires_at) <= _now():
         return None
-    return Account(found.id, found.name)
+    return Account(found.id, found.name, bool(found.moderator), lang=found.lang or "en")
 
 
 def end_session(token: str) -> Callable[[Session], None]:
@@ -239,13 +258,17 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
         "name": row.name,
         "since": _aware(row.created_at).isoformat(),
         "ratings": games,
-        "finished": _finished_games(session, row.id),
+        "finished": finished_games(session, row.id),
+        "bot": bool(bots_among([row.id])(session)),
     }
 
 
-def _finished_games(session: Session, account_id: str) -> list[dict[str, Any]]:
-    """The latest finished tables with a seat of the account (searched in the seats'
-    stored facts; the JSON column is read in Python so SQLite and PostgreSQL agree)."""
+def finished_games(
+    session: Session, account_id: str, most: int = PROFILE_GAMES
+) -> list[dict[str, Any]]:
+    """The latest ``most`` finished tables with a seat of the account (searched in the
+    seats' stored facts; the JSON column is read in Python so SQLite and PostgreSQL
+    agree)."""
     found: list[dict[str, Any]] = []
     query = (
         select(TableRow)
@@ -277,6 +300,6 @@ def _finished_games(session: Session, account_id: str) -> list[dict[str, Any]]:
                 "finished_at": _aware(table.finished_at).isoformat() if table.finished_at else None,
             }
         )
-        if len(found) >= PROFILE_GAMES:
+        if len(found) >= most:
             break
     return found

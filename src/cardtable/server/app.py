@@ -24,9 +24,20 @@ from cardtable import __version__
 from cardtable.games.base import Game
 from cardtable.server.admission import Admission
 from cardtable.server.analysis import AnalysisRunner
+from cardtable.server.botapi import routes as botapi_routes
+from cardtable.server.botapi.service import BotApi
+from cardtable.server.botapi.tokens import Gatekeeper
 from cardtable.server.cluster import Cluster
+from cardtable.server.community import Community
+from cardtable.server.community import routes as community_routes
 from cardtable.server.inputs import BadInput, check_json, json_safe
+from cardtable.server.mail import open_mailer
 from cardtable.server.metrics import Metrics
+from cardtable.server.moderation import routes as moderation_routes
+from cardtable.server.moderation.fairplay import FairPlay
+from cardtable.server.moderation.service import Moderation
+from cardtable.server.recovery import routes as recovery_routes
+from cardtable.server.recovery.service import Recovery
 from cardtable.server.routes import (
     accounts,
     analysis,
@@ -96,12 +107,33 @@ def create_app(
         app.state.hub = hub
         app.state.tournaments = Tournaments(hub)
         await app.state.tournaments.start()
+        mailer = open_mailer(chosen.smtp_url)
+        app.state.community = Community(
+            hub, shared, app.state.tournaments, mailer=mailer, public_url=chosen.public_url
+        )
+        await app.state.community.start()
         app.state.hints = HintRunner(hub.settings, bots, shared)
         app.state.analysis = AnalysisRunner(hub.settings, storage, shared)
+        analysis = app.state.analysis  # fair-play figures are worked out on its executor
+        app.state.fairplay = FairPlay(storage, lambda: analysis.executor)
+        recovery = Recovery(storage, mailer, shared, chosen.public_url)
+        app.state.recovery = recovery
+        app.state.moderation = Moderation(hub, recovery)
+        app.state.moderation.notify = app.state.community.notifier.notify
+        app.state.moderation.start()
+        app.state.botapi = BotApi(
+            hub,
+            app.state.community,
+            Gatekeeper(storage, shared),
+            tournaments=app.state.tournaments,
+        )
         try:
             yield
         finally:
             await admission.stop()
+            await app.state.botapi.stop()
+            await app.state.community.stop()
+            await recovery.stop()  # closes the mailer the community mails through
             await app.state.analysis.shutdown()
             await app.state.tournaments.stop()
             app.state.hints.shutdown()
@@ -146,6 +178,10 @@ def create_app(
         analysis.router,
         tutorial.router,
         tournament_routes.router,
+        recovery_routes.router,
+        moderation_routes.router,
+        community_routes.router,
+        botapi_routes.router,
     ):
         app.include_router(router)
     app.include_router(client.pages(static_dir))

@@ -19,6 +19,7 @@ from typing import Any
 from cardtable.games.base import Game, MatchEvent
 from cardtable.server.connection import Connection
 from cardtable.server.core import Away, Back, Broadcast, Effect, Peer, Send, Store
+from cardtable.server.gate import Gate
 from cardtable.server.leases import Fenced
 from cardtable.server.live import HubError, LiveTable
 from cardtable.server.metrics import Metrics
@@ -50,8 +51,13 @@ class Carrier:
     #: Called with each table whose match has just finished and been stored (a
     #: tournament notices its games' results so).
     on_finished: list[Callable[[Table], None]]
+    #: Called with each table whose move (or end without a move) has just been stored:
+    #: a correspondence game's deadline and "your turn" follow it.
+    on_stored: list[Callable[[Table], None]]
     #: Several processes sharing the tables (``redis_url`` set), else ``None``.
     cluster: Ownership | None
+    #: Moderation's mutes and bans (:mod:`.gate`), else ``None``.
+    gate: Gate | None
     _tasks: set[asyncio.Task[Any]]
 
     def _start_grace(self, live: LiveTable, seat: int) -> None:
@@ -166,6 +172,9 @@ class Carrier:
             return False
         if store.entry is not None:
             self.moves_accepted += 1
+        if store.entry is not None or store.ended:
+            for hearer in self.on_stored:
+                hearer(table)
         if (store.entry is not None or store.ended) and table.status is Status.FINISHED:
             for listener in self.on_finished:
                 listener(table)

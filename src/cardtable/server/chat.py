@@ -106,6 +106,11 @@ class ChatRoom:
         """``peer``'s connection is signed in as ``account`` (its name; ``None``: a guest)."""
         self._senders.setdefault(peer, _Sender()).account = account
 
+    def account_of(self, peer: Peer) -> str | None:
+        """The account name ``peer``'s connection is signed in as (``None``: a guest)."""
+        sender = self._senders.get(peer)
+        return sender.account if sender is not None else None
+
     def forget(self, peer: Peer) -> None:
         """``peer``'s connection closed."""
         self._senders.pop(peer, None)

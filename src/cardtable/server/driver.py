@@ -4,7 +4,9 @@ Per table one *driver* task sleeps until :meth:`Table.next_wakeup` (or until som
 changes): then a pause may end, a run-out clock gets a bot's move, and each bot-driven
 seat whose move is due gets its bot's move (:mod:`.thinking`), submitted like any
 client's (:meth:`Driver.submit`). A seat whose player is away past the grace period gets
-a stand-in bot; a finished table leaves memory once nobody looks at it.
+a stand-in bot (never at a table without stand-ins: a correspondence game, which its
+clock ends instead, :meth:`Driver.end_on_time`); a finished table leaves memory once
+nobody looks at it.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import logging
 import secrets
 
 from cardtable.server.carry import Carrier
+from cardtable.server.core import Broadcast, Effect, Store
 from cardtable.server.leases import release
 from cardtable.server.live import LiveTable
-from cardtable.table import Answer, Source, Status
+from cardtable.server.protocol import Event
+from cardtable.table import Answer, Source, Status, TableError
 
 __all__ = ["Driver"]
 
@@ -48,6 +52,27 @@ class Driver(Carrier):
                 return Answer("refused", move_id, live.table.version, "storage", error.message)
         self._drive(live)
         return answer
+
+    async def end_on_time(self, table_id: str, seat: int, version: int) -> bool:
+        """End a table without stand-ins (a correspondence game) because ``seat``'s
+        time to move ran out: only while the table is still at ``version`` (nobody
+        moved since the deadline was set). Stored, then told to everyone; True when
+        it ended here."""
+        live = self.tables.get(table_id)
+        if live is None or live.gone:
+            return False
+        async with live.lock:
+            table = live.table
+            if table.stand_ins or table.version != version or table.status is not Status.PLAYING:
+                return False
+            try:
+                table.time_out(seat, self.now())
+            except TableError:
+                return False
+            effects: list[Effect] = [Store(ended=True), Broadcast(Event(type="timeout", seat=seat))]
+            ended = await self._carry(live, None, effects)
+        self._drive(live)
+        return ended
 
     # ------------------------------------------------------- the table driver
     def _drive(self, live: LiveTable) -> None:
@@ -162,8 +187,8 @@ class Driver(Carrier):
 
     # ---------------------------------------------------------------- presence
     def _start_grace(self, live: LiveTable, seat: int) -> None:
-        if seat in live.grace:
-            return
+        if seat in live.grace or not live.table.stand_ins:
+            return  # a table without stand-ins (correspondence) waits for its players
 
         def expire() -> None:
             live.grace.pop(seat, None)

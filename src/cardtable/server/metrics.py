@@ -61,6 +61,11 @@ class Metrics:
             "Table connections this process serves (relayed ones too)",
             registry=r,
         )
+        self.relayed_sockets = Gauge(
+            "cardtable_relayed_sockets",
+            "Table WebSockets this process relays to another process that owns the table",
+            registry=r,
+        )
         self.lease_changes = Counter(
             "cardtable_lease_changes",
             "Table leases this process gained or gave up, by reason",

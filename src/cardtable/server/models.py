@@ -2,7 +2,8 @@
 
 ``tables`` (one row per table: its settings and mutable state, its result and record
 once finished), ``moves`` (every accepted move, in order, with the client's move id),
-``accounts`` and their ``sessions``, ``player_ratings`` (openskill ratings per game and
+``accounts`` (with their email address, language and moderation state) and their
+``sessions``, ``player_ratings`` (openskill ratings per game and
 player: an account or a bot), ``rating_history`` (an account's rating after each
 rated game), ``chat_lines`` (the table chat, per table) and ``analyses`` (the
 analysis of a finished game). The schema is created and
@@ -74,6 +75,15 @@ class AccountRow(Base):
     skeleton: Mapped[str] = mapped_column(String(128), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The verified email address (``None``: none yet; :mod:`.recovery`), and the
+    #: language the account's emails are written in (``en`` or ``uk``).
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    #: Moderation (:mod:`.moderation`): a moderator may act on reports; a banned account
+    #: cannot sign in; a muted one cannot chat until ``muted_until``.
+    moderator: Mapped[bool] = mapped_column(Boolean, default=False)
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):

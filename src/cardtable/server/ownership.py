@@ -35,11 +35,16 @@ if TYPE_CHECKING:
 
     from cardtable.server.metrics import Metrics
 
-__all__ = ["RECONNECT", "Errand", "Ownership", "Tables", "Unanswered"]
+__all__ = ["GO_TO_OWNER", "RECONNECT", "Errand", "Ownership", "Tables", "Unanswered"]
 
 #: WebSocket close code telling a client to connect again, to any process: the table
 #: moved to another owner, or this process is stopping ("service restart").
 RECONNECT = 1012
+
+#: WebSocket close code telling a client that asked to be routed (``?route=``) to come
+#: back with ``?route=`` the close's reason: the name of the process that owns the table,
+#: which a proxy sends it to (docs/protocol.md, "Reconnecting").
+GO_TO_OWNER = 4307
 
 #: An errand run by a table's owner: its arguments (JSON) in, its answer (JSON) out.
 #: An answer ``{"moved": true}`` says the table is not here (any more): the asker
@@ -74,6 +79,10 @@ class Ownership(Protocol):
 
     async def drain(self) -> None:
         """SIGTERM: hand every table over to a named successor, then stop relaying."""
+        ...
+
+    async def route_of(self, instance: str) -> str | None:
+        """The name a proxy routes sockets to process ``instance`` by, if any."""
         ...
 
     async def locate(self, table_id: str, *, any_age: bool = False) -> str | None:

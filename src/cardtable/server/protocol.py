@@ -262,6 +262,7 @@ class Event(BaseModel):
         "resign",
         "abort",
         "takeback",
+        "timeout",
     ]
     #: The seat that joined, moved or changed; for ``rematch`` the one who asked for it;
     #: for ``resign``, ``abort`` and ``takeback`` the one who did it.
@@ -592,6 +593,11 @@ class SeekRequest(BaseModel):
     game: str = Field(description="'candidate' or 'spy'.", max_length=32)
     rated: bool = Field(default=False, description="Rated (signed-in players only).")
     time_control: TimeControlSpec | None = Field(default=None, description="Omit for no clocks.")
+    days: Literal[1, 2, 3, 7] | None = Field(
+        default=None,
+        description="Days per move: a correspondence game (signed-in players, "
+        "turn-based games, no time_control).",
+    )
     name: DisplayName | None = Field(
         default=None, description="A guest's display name (a signed-in player's is the account's)."
     )
@@ -604,6 +610,7 @@ class SeekInfo(BaseModel):
     game: str
     rated: bool
     time_control: TimeControlSpec | None
+    days: int | None = Field(default=None, description="Days per move (correspondence).")
     name: str
     signed_in: bool
     guest: bool = Field(default=False, description="A guest waits: the name is no account's.")

@@ -23,7 +23,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +34,7 @@ from cardtable.server.connection import Connection, Socket
 from cardtable.server.core import Away, Broadcast, Effect, Store, TableCore, refusal
 from cardtable.server.core import read as read_message
 from cardtable.server.driver import Driver
+from cardtable.server.gate import Gate
 from cardtable.server.leases import Fence, release, transfer
 from cardtable.server.live import HubError, LiveTable, default_games
 from cardtable.server.metrics import Metrics
@@ -46,9 +47,12 @@ from cardtable.server.table_chat import Chatter
 from cardtable.server.thinking import BotMaker, BotRunner, registry_bot
 from cardtable.table import Status, Table, TableError, TimeControl, hash_token
 
-__all__ = ["Hub", "HubError", "LiveTable", "default_games"]
+__all__ = ["BANNED", "Hub", "HubError", "LiveTable", "default_games"]
 
 log = logging.getLogger("cardtable.server")
+
+#: WebSocket close code of a connection whose account is banned (no reconnecting).
+BANNED = 4403
 
 
 class Hub(Driver, Chatter, Rematches):
@@ -74,6 +78,15 @@ class Hub(Driver, Chatter, Rematches):
         #: Called with each table whose match has just finished and been stored (a
         #: tournament notices its games' results so).
         self.on_finished: list[Callable[[Table], None]] = []
+        #: Called with each table whose move (or end) has just been stored.
+        self.on_stored: list[Callable[[Table], None]] = []
+        #: The pairs of accounts (ids) among those given that must never share a table
+        #: made by the play-now queues (one blocked the other); set by the community
+        #: (:mod:`.community`), else nobody is kept apart.
+        self.apart: Callable[[list[str]], Awaitable[set[frozenset[str]]]] | None = None
+        #: The reader accounts (ids) among those given that do not want a seated
+        #: account's chat lines (they blocked it); set by the community.
+        self.chat_filter: Callable[[str, list[str]], Awaitable[set[str]]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Tables being made here (stored, not live yet) -> set once they are live.
         self._making: dict[str, asyncio.Event] = {}
@@ -83,6 +96,8 @@ class Hub(Driver, Chatter, Rematches):
         #: Several processes sharing the tables: set by whoever assembles the server
         #: (:func:`.app.create_app`), else ``None``.
         self.cluster: Ownership | None = None
+        #: Moderation (mutes and bans), set by whoever assembles the server, else ``None``.
+        self.gate: Gate | None = None
         self.metrics.watch(
             lambda: len(self.tables),
             lambda: sum(len(live.connections) for live in list(self.tables.values())),
@@ -257,12 +272,14 @@ class Hub(Driver, Chatter, Rematches):
         hints: bool = False,
         table_id: str | None = None,
         tournament: bool = False,
+        stand_ins: bool = True,
     ) -> Table:
         """Create, store and go live with a new table; ``host_token`` (its creator's)
         may ask for the open seats' invites later (:meth:`invites`). ``table_id`` is
         chosen by the caller when it must be known before the table exists (a
         tournament stores its round's table ids first, so a restart makes no second);
-        ``tournament`` marks a tournament's game (resigned, never aborted)."""
+        ``tournament`` marks a tournament's game (resigned, never aborted);
+        ``stand_ins`` off: no bot plays for an absent person (correspondence)."""
         table = self._new_table(
             game=game,
             options=options,
@@ -275,6 +292,7 @@ class Hub(Driver, Chatter, Rematches):
             hints=hints,
             table_id=table_id,
             tournament=tournament,
+            stand_ins=stand_ins,
         )
         fence, lease = self._new_lease()
         # A claim for a table still being made waits for it (:meth:`adopt`).
@@ -304,6 +322,7 @@ class Hub(Driver, Chatter, Rematches):
         hints: bool = False,
         table_id: str | None = None,
         tournament: bool = False,
+        stand_ins: bool = True,
     ) -> Table:
         """A new table as :meth:`create_table` makes it, neither stored nor live; a
         422 :class:`HubError` for what the game refuses."""
@@ -323,6 +342,7 @@ class Hub(Driver, Chatter, Rematches):
                 pacing=self.settings.pacing,
                 stand_in_level=self.settings.stand_in_level,
                 tournament=tournament,
+                stand_ins=stand_ins,
             )
         except TableError as exc:
             raise HubError(422, exc.code, exc.message, exc.params, f"table.{exc.code}") from None
@@ -513,6 +533,31 @@ class Hub(Driver, Chatter, Rematches):
         finally:
             self.handling -= 1
 
+    async def _banned_seat(self, live: LiveTable, hello: Hello) -> bool:
+        """Whether ``hello`` is for a seat whose account is banned (asked of the gate)."""
+        if self.gate is None or hello.token is None:
+            return False
+        seat = live.table.seat_of_token(hello.token)
+        account = live.table.seats[seat].account if seat is not None else None
+        return account is not None and await self.gate.banned(account)
+
+    async def close_account(self, account_id: str, name: str) -> int:
+        """Close every connection of this process signed in as the account (by id at a
+        seat, by name as a spectator) with :data:`BANNED`; how many were closed."""
+        closed = 0
+        for live in list(self.tables.values()):
+            for conn in list(live.connections):
+                seat = conn.peer.seat
+                mine = (
+                    live.table.seats[seat].account == account_id
+                    if seat is not None
+                    else live.chat.account_of(conn.peer) == name
+                )
+                if mine and not conn.closed:
+                    await conn.close(BANNED, "banned")
+                    closed += 1
+        return closed
+
     async def _handle(self, live: LiveTable, conn: Connection, raw: str | bytes | None) -> None:
         if not conn.allow():
             if conn.abusive:
@@ -531,6 +576,10 @@ class Hub(Driver, Chatter, Rematches):
             return
         if isinstance(message, Chat):
             await self._chat(live, conn, message)
+            return
+        if isinstance(message, Hello) and await self._banned_seat(live, message):
+            conn.send(refusal("account_banned", "this account is banned", version=None))
+            await conn.close(BANNED, "banned")
             return
         started = time.perf_counter()
         async with live.lock:

@@ -8,6 +8,11 @@ held the fewest players for :attr:`Seeks.window` seconds (Spy: 2–8 players gat
 short window after the second one came). Anyone waiting :attr:`Seeks.bots_after`
 seconds may instead fill the empty seats with bots (:meth:`Seeks.fill_with_bots`).
 
+Two accounts one of which blocked the other never sit together (:attr:`Hub.apart`):
+each waits for someone else. A queue at days per move (signed-in players, a turn-based
+game, no clock, no bots) seats a correspondence game: a table without stand-ins that
+the community times (:attr:`Seeks.on_correspondence`).
+
 The server creates the table: it deals (its own seed, as every table), puts the players
 and bots in the seats in random order, and seats each person with their own token. Each
 seek has a secret known only to its owner; only that secret reads the seek's seat token.
@@ -36,7 +41,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -49,8 +54,9 @@ __all__ = ["LocalSeeks", "Queue", "Seek", "SeekStore", "Seeks", "SharedSeeks", "
 #: What the owner's poll answers besides the seek: ``in_queue``, ``starts_in``, ``bots_in``.
 Status = dict[str, Any]
 
-#: What makes two seeks meet: game, rated, and the clock (initial and increment in ms).
-Queue = tuple[str, bool, TimeControl | None]
+#: What makes two seeks meet: game, rated, the clock (initial and increment in ms) and
+#: the days per move of a correspondence game (``None``: a live game).
+Queue = tuple[str, bool, TimeControl | None, int | None]
 
 
 @dataclass(eq=False)
@@ -74,12 +80,12 @@ class Seek:
 
     def dump(self) -> str:
         """As the shared store keeps it (JSON)."""
-        game, rated, tc = self.queue
+        game, rated, tc, days = self.queue
         return json.dumps(
             {
                 "id": self.id,
                 "secret_hash": self.secret_hash,
-                "queue": [game, rated, [tc.initial_ms, tc.increment_ms] if tc else None],
+                "queue": [game, rated, [tc.initial_ms, tc.increment_ms] if tc else None, days],
                 "name": self.name,
                 "account": self.account,
                 "since": self.since,
@@ -96,17 +102,21 @@ class Seek:
     def load(cls, text: str) -> Seek:
         """The seek :meth:`dump` wrote."""
         data = json.loads(text)
-        game, rated, tc = data.pop("queue")
-        return cls(queue=(game, rated, TimeControl(*tc) if tc else None), **data)
+        game, rated, tc, *days = data.pop("queue")  # kept before days existed: none
+        return cls(
+            queue=(game, rated, TimeControl(*tc) if tc else None, days[0] if days else None),
+            **data,
+        )
 
     def public(self, now: float) -> dict[str, Any]:
         """What the lobby shows of a waiting seek: never its secret, never a token."""
-        game, rated, tc = self.queue
+        game, rated, tc, days = self.queue
         return {
             "id": self.id,
             "game": game,
             "rated": rated,
             "time_control": tc.to_dict() if tc else None,
+            "days": days,
             "name": self.name,
             "signed_in": self.account is not None,
             "guest": self.account is None,
@@ -236,6 +246,11 @@ class Seeks:
         #: Seconds without a heartbeat after which a seek is gone.
         self.heartbeat = heartbeat
         self._random = random.SystemRandom()
+        #: Awaited with a correspondence game a queue just seated: its table, days per
+        #: move, each seat's account and each account's token (the community's).
+        self.on_correspondence: (
+            Callable[[str, int, list[str], dict[str, str]], Awaitable[None]] | None
+        ) = None
 
     # ----------------------------------------------------------------- asking
     async def add(
@@ -245,11 +260,15 @@ class Seeks:
         time_control: TimeControl | None,
         name: str,
         account: str | None,
+        days: int | None = None,
     ) -> tuple[Seek, Status, str]:
         """A new seek, its status and its secret. An account waits in one queue at a
         time: its older seek is dropped. A rated seek needs an account (the route
-        refuses a guest's first; this is the second line)."""
-        self.hub.game(game)  # 422 for an unknown game
+        refuses a guest's first; this is the second line), and so does a seek at
+        ``days`` per move (a correspondence game, of a turn-based game, no clock)."""
+        info = self.hub.game(game).info  # 422 for an unknown game
+        if days is not None:
+            self._check_days(info.name, info.realtime, time_control, account)
         if rated and account is None:
             raise HubError(
                 403,
@@ -266,7 +285,7 @@ class Seeks:
             seek = Seek(
                 id=secrets.token_urlsafe(9),
                 secret_hash=hash_token(secret),
-                queue=(game, rated, time_control),
+                queue=(game, rated, time_control, days),
                 name=name,
                 account=account,
                 since=now,
@@ -310,6 +329,10 @@ class Seeks:
             if seek.table_id is not None:
                 return seek, self._status(seeks, seek, now)
             waited = now - seek.since
+            if seek.queue[3] is not None:
+                raise HubError(
+                    409, "seek_days_bots", "a correspondence game is played between people"
+                )
             if waited < self.bots_after:
                 wait = round(self.bots_after - waited, 1)
                 raise HubError(
@@ -320,7 +343,8 @@ class Seeks:
                 )
             info = self.hub.game(seek.queue[0]).info
             others = [s for s in self._waiting(seeks, seek.queue) if s is not seek]
-            people = [seek, *others[: info.max_players - 1]]
+            apart = await self._apart([seek, *others])
+            people = self._gather([seek, *others], apart, info.max_players)
             size = max(len(people), seats or info.min_players)
             if size > info.max_players:
                 raise HubError(
@@ -364,6 +388,26 @@ class Seeks:
         }
 
     @staticmethod
+    def _check_days(
+        game: str, realtime: bool, time_control: TimeControl | None, account: str | None
+    ) -> None:
+        """Refuse a correspondence seek that cannot be one (4xx)."""
+        if account is None:
+            raise HubError(
+                403, "seek_days_account", "correspondence games are for signed-in players"
+            )
+        if realtime:
+            raise HubError(
+                422,
+                "days_realtime",
+                f"{game} is a race: it cannot be played at days per move",
+                {"game": game},
+                "community.days_realtime",
+            )
+        if time_control is not None:
+            raise HubError(422, "seek_days_clock", "choose a clock or days per move, not both")
+
+    @staticmethod
     def _owned(seeks: dict[str, Seek], seek_id: str, secret: str) -> Seek:
         """The seek ``seek_id`` if ``secret`` is its own, else the same 404 for an unknown
         seek and a wrong secret (a seek's id is public, its secret is not)."""
@@ -387,20 +431,49 @@ class Seeks:
         for queue in {s.queue for s in seeks.values() if s.table_id is None}:
             info = self.hub.game(queue[0]).info
             waiting = self._waiting(seeks, queue)
-            while len(waiting) >= info.max_players:
-                await self._seat(queue, waiting[: info.max_players], [])
-                waiting = waiting[info.max_players :]
-            if len(waiting) >= info.min_players and (
-                now >= waiting[info.min_players - 1].since + self.window
+            apart = await self._apart(waiting)
+            while len(group := self._gather(waiting, apart, info.max_players)) >= (
+                info.max_players
             ):
-                await self._seat(queue, waiting, [])
+                await self._seat(queue, group, [])
+                waiting = [s for s in waiting if s not in group]
+            group = self._gather(waiting, apart, info.max_players)
+            if len(group) >= info.min_players and (
+                now >= group[info.min_players - 1].since + self.window
+            ):
+                await self._seat(queue, group, [])
+
+    async def _apart(self, waiting: list[Seek]) -> set[frozenset[str]]:
+        """The pairs of waiting accounts that must not share a table (one blocked the
+        other: :attr:`Hub.apart`)."""
+        accounts = sorted({s.account for s in waiting if s.account is not None})
+        if self.hub.apart is None or len(accounts) < 2:
+            return set()
+        return await self.hub.apart(accounts)
+
+    @staticmethod
+    def _gather(waiting: list[Seek], apart: set[frozenset[str]], most: int) -> list[Seek]:
+        """Oldest first, the seeks that may sit together: each one kept unless it is
+        kept apart from one already taken (a block), up to ``most``."""
+        group: list[Seek] = []
+        for seek in waiting:
+            if len(group) == most:
+                break
+            if seek.account is not None and any(
+                frozenset((seek.account, other.account)) in apart
+                for other in group
+                if other.account is not None
+            ):
+                continue
+            group.append(seek)
+        return group
 
     async def _seat(self, queue: Queue, people: list[Seek], bots: list[str]) -> None:
         """Create the table of ``people`` and ``bots`` (seats in random order), dealt by
         the server, and seat each person with a token of their own. Only games between
         people are rated (docs/server.md, Fair play): a rated queue filled with bots sits
         at a casual table, and no table of strangers allows hints."""
-        game, rated, tc = queue
+        game, rated, tc, days = queue
         order: list[Seek | str] = [*people, *bots]
         self._random.shuffle(order)
         table = await self.hub.create_table(
@@ -410,6 +483,7 @@ class Seeks:
             time_control=tc,
             rated=rated and not bots,
             seed=None,
+            stand_ins=days is None,
         )
         invites = dict(table.open_invites())
         for index, seek in enumerate(order):
@@ -418,6 +492,17 @@ class Seeks:
                     table.id, invites[index], seek.name, account=seek.account
                 )
                 seek.table_id, seek.seat, seek.token = table.id, seat, token
+        if days is not None and self.on_correspondence is not None:
+            await self.on_correspondence(
+                table.id,
+                days,
+                [s.account or "" for s in order if isinstance(s, Seek)],
+                {
+                    s.account: s.token
+                    for s in order
+                    if isinstance(s, Seek) and s.account and s.token
+                },
+            )
         info = table.info()
         for seek in people:
             seek.table = info

@@ -99,6 +99,11 @@ class Settings:
     redis_url: str | None = None
     redis_prefix: str = "cardtable:"
     instance: str | None = None
+    #: The name a proxy sends this process the WebSockets asked for with
+    #: ``?route=NAME`` by (HAProxy's ``use-server``; docs/deploy.md): a socket that
+    #: reaches a process not owning its table is then sent to the owner's name, and
+    #: served there instead of relayed (``None``: sockets are relayed, as ever).
+    route: str | None = None
     #: Seconds a table's owner holds its lease without renewing it: a process killed
     #: outright loses its tables to another this long after its last renewal. Ten
     #: seconds, because a live owner must never lose a table: on a host at load 30-40
@@ -113,3 +118,8 @@ class Settings:
     #: answers 503, so a proxy stops sending it newcomers before it hands its tables
     #: over and closes its sockets with 1012.
     drain_seconds: float = 0.0
+    #: Mail (:mod:`.mail`): the SMTP server's URL (``serve --smtp``; ``None``: every
+    #: mail is written to the log instead), and the site's address the links in mails
+    #: start with (``serve --public-url``; ``None``: the address each request came to).
+    smtp_url: str | None = None
+    public_url: str | None = None

@@ -35,8 +35,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cardtable.games.base import Game
 from cardtable.server import leases
+from cardtable.server.botapi.store import pool_of
 from cardtable.server.leases import Fence
-from cardtable.server.models import MoveRow, RatingHistoryRow, RatingRow, TableRow
+from cardtable.server.models import AccountRow, MoveRow, RatingHistoryRow, RatingRow, TableRow
 from cardtable.server.ratings import Rating, rate
 from cardtable.table import MoveEntry, Pacing, Seat, Source, Status, Table, TimeControl
 
@@ -435,9 +436,12 @@ class Storage:
     def leaderboard(session: Session, game: str, limit: int) -> list[dict[str, Any]]:
         """The best-rated accounts of ``game``: settled ratings first, then provisional
         ones, each best first (:mod:`.ratings`). Ratings bots earned before games
-        against bots stopped counting are left out."""
+        against bots stopped counting are left out, and so are banned accounts (their
+        rated results stay in the other players' ratings)."""
         rows = session.scalars(
-            select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.is_not(None))
+            select(RatingRow)
+            .join(AccountRow, AccountRow.id == RatingRow.account_id)
+            .where(RatingRow.game == game, AccountRow.banned_at.is_(None))
         ).all()
         ratings = [(r, Rating(r.mu, r.sigma, r.games)) for r in rows]
         ratings.sort(key=lambda e: (e[1].provisional, -e[1].rating, -e[1].ordinal, e[0].name))
@@ -471,8 +475,9 @@ def _finishing(table: Table) -> Callable[[Session, datetime], None] | None:
 
     def run(session: Session, now: datetime) -> None:
         _update_row(session, table_id, {"result": result, "record": record, "finished_at": now})
-        if rate_it:
-            _update_ratings(session, game, table_id, players, result["ranks"], now)
+        if rate_it:  # a bot account at any seat: the bots' pool (docs/bot-api.md)
+            pool = pool_of(session, game, [p.account for p in players])
+            _update_ratings(session, pool, table_id, players, result["ranks"], now)
 
     return run
 

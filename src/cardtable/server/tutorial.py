@@ -21,9 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cardtable.catalogue import languages
 from cardtable.errors import CardtableError
 from cardtable.games.base import Match
 from cardtable.games.registry import GAME_NAMES, find_game
+from cardtable.glossary import term
 from cardtable.messages import say
 
 __all__ = [
@@ -45,8 +47,7 @@ LEARNER: Final = 0
 #: The players' names by language: the learner and the other seat (each named in the
 #: third person, as the move list speaks of players: "Player passes").
 PLAYER_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "en": ("Player", "Opponent"),
-    "uk": ("Гравець", "Суперник"),
+    lang: (term("seat.player", lang), term("seat.opponent", lang)) for lang in languages()
 }
 
 

@@ -134,6 +134,9 @@ class Table:
     race_times: list[float] = field(default_factory=list)
     #: A game of a tournament: it may be resigned, never aborted or taken back.
     tournament: bool = False
+    #: Whether a bot stands in for a person who is away (a correspondence game, whose
+    #: players come back days later, has none: its clock decides instead).
+    stand_ins: bool = True
     #: How a match ended before its cards ran out: ``"resigned"`` or ``"aborted"``
     #: (``None``: it is running, or it was played to the end).
     ending: str | None = None
@@ -166,11 +169,13 @@ class Table:
         pacing: Pacing | None = None,
         stand_in_level: str = "medium",
         tournament: bool = False,
+        stand_ins: bool = True,
     ) -> Table:
         """A new table; ``bot_levels[i]`` is a level for a bot seat, ``None`` for a person.
 
         ``invites`` gives one secret invite code per seat (used by person seats only);
-        ``tournament`` marks a tournament's game (no abort, no takeback).
+        ``tournament`` marks a tournament's game (no abort, no takeback); ``stand_ins``
+        off: no bot ever plays for an absent person (a correspondence game).
         Raises :class:`TableError` for a bad seat count and ``BadOptions`` for bad options.
         """
         count = len(bot_levels)
@@ -217,6 +222,7 @@ class Table:
             pacing=pacing or Pacing(),
             stand_in_level=stand_in_level,
             tournament=tournament,
+            stand_ins=stand_ins,
             _pace_rng=random.Random(f"pace/{table_id}/{seed}"),
         )
 
@@ -493,7 +499,8 @@ class Table:
     def result(self) -> dict[str, Any] | None:
         """The match's result once it is over (``None`` before): the engine's totals,
         winners and ranks, and how it ended — ``ending`` ``"played"`` (to the end),
-        ``"resigned"`` or ``"aborted"``, with ``ended_by`` the seat that did it.
+        ``"resigned"``, ``"timeout"`` (a correspondence clock ran out) or ``"aborted"``,
+        with ``ended_by`` the seat that did it.
 
         A resigned match is lost by the resigner whatever the totals: the others win
         (rank 1), the resigner ranks last; ratings and tournaments read these ranks.
@@ -504,7 +511,7 @@ class Table:
             return None
         result = match.result().to_dict()
         seats = range(len(self.seats))
-        if self.ending == "resigned":
+        if self.ending in ("resigned", "timeout"):
             result["winners"] = [s for s in seats if s != self.ended_by]
             result["ranks"] = [2 if s == self.ended_by else 1 for s in seats]
         elif self.ending == "aborted":
@@ -515,13 +522,15 @@ class Table:
         return result
 
     def record(self) -> dict[str, Any] | None:
-        """The match's record (docs/records.md), with ``ended`` when it was resigned or
-        aborted; ``None`` before the match starts."""
+        """The match's record (docs/records.md), with ``ended`` when it was resigned,
+        lost on time (written ``resigned``) or aborted; ``None`` before the match starts."""
         if self.match is None:
             return None
         record = self.match.record()
         if self.ending is not None:
-            record["ended"] = {"how": self.ending, "seat": self.ended_by}
+            # A clock run out is a resignation by the clock in the record's terms.
+            how = "resigned" if self.ending == "timeout" else self.ending
+            record["ended"] = {"how": how, "seat": self.ended_by}
         return record
 
     def may(self, seat: int | None) -> dict[str, bool]:
@@ -541,6 +550,13 @@ class Table:
         """
         self._refuse_with(self._running_person(seat))
         self._end("resigned", seat, now)
+
+    def time_out(self, seat: int, now: float) -> None:
+        """The clock of the person in ``seat`` ran out at a table without stand-ins (a
+        correspondence game): the match ends and the seat loses, as if it resigned.
+        Raises :class:`TableError` when the match is not running or it is not a person's."""
+        self._refuse_with(self._running_person(seat))
+        self._end("timeout", seat, now)
 
     def abort(self, seat: int, now: float) -> None:
         """The person in ``seat`` calls the match off before any person has moved: the
@@ -926,6 +942,7 @@ class Table:
             "tournament": self.tournament,
             "ending": self.ending,
             "ended_by": self.ended_by,
+            "stand_ins": self.stand_ins,
         }
 
     @classmethod
@@ -976,6 +993,7 @@ class Table:
             tournament=bool(meta.get("tournament")),
             ending=meta.get("ending"),
             ended_by=meta.get("ended_by"),
+            stand_ins=bool(meta.get("stand_ins", True)),
             _pace_rng=random.Random(f"pace/{table_id}/{seed}/{version}"),
         )
         if status is not Status.WAITING:

@@ -37,7 +37,7 @@ from cardtable.tui.common import (
     key_name,
 )
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import card_label, refusal_text, tr
+from cardtable.tui.i18n import card_label, refusal_text, switch_label, tr
 
 __all__ = ["CandidateApp", "CandidateScreen", "DealOverScreen", "HandoffScreen"]
 
@@ -345,7 +345,8 @@ class CandidateScreen(TableScreen):
             chosen = [card_label(hand[i], lang) for i in self.selected if i < len(hand)]
             status.append("\n" + tr(lang, "selected", cards=" ".join(chosen)), style="")
         self.query_one("#status", Static).update(status)
-        keys = tr(lang, "keys_candidate") + "\n" + tr(lang, "keys_common")
+        switch = switch_label(lang, self.table_app.home_lang)
+        keys = tr(lang, "keys_candidate") + "\n" + tr(lang, "keys_common", switch=switch)
         self.query_one("#keys", Static).update(keys)
 
     def log_lines(self, words: CandidateWords) -> list[str]:

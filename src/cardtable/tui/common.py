@@ -32,7 +32,7 @@ from cardtable.errors import CardtableError
 from cardtable.record import dump_record
 from cardtable.rules_text import rules_text
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import other_lang, tr
+from cardtable.tui.i18n import other_lang, switch_label, tr
 
 __all__ = [
     "LAYOUT_KEYS",
@@ -157,6 +157,8 @@ class TableApp(App[None]):
         super().__init__()
         self.driver = driver
         self.lang = lang
+        #: The language the app started in: the switch goes between it and English.
+        self.home_lang = lang
         self.save_path = Path(save) if save is not None else None
         self.saved_to: Path | None = None
         self.auto = auto
@@ -238,8 +240,9 @@ class TableApp(App[None]):
         return tr(self.lang, "saved", path=self.save_path)
 
     def toggle_lang(self) -> None:
-        """Switch English ⇄ Ukrainian and redraw every open screen."""
-        self.lang = other_lang(self.lang)
+        """Switch between English and the starting language (Ukrainian when that was
+        English) and redraw every open screen."""
+        self.lang = other_lang(self.lang, self.home_lang)
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.redraw()
@@ -388,7 +391,8 @@ class RulesScreen(TableScreen):
             text = str(exc)
         self.query_one("#title", Static).update(tr(self.lang, "rules_title"))
         self.query_one("#rules-text", Markdown).update(text)
-        self.query_one("#keys", Static).update(tr(self.lang, "keys_rules"))
+        switch = switch_label(self.lang, self.table_app.home_lang)
+        self.query_one("#keys", Static).update(tr(self.lang, "keys_rules", switch=switch))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("escape", "r"):

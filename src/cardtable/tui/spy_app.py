@@ -37,7 +37,7 @@ from cardtable.tui.common import (
     key_name,
 )
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import card_label, card_text, refusal_text, tr
+from cardtable.tui.i18n import card_label, card_text, refusal_text, switch_label, tr
 
 __all__ = ["RoundOverScreen", "SpyApp", "SpyScreen", "pile_moves"]
 
@@ -291,7 +291,8 @@ class SpyScreen(TableScreen):
         if self.status:
             status.append("\n" + self.status, style="")
         self.query_one("#status", Static).update(status)
-        keys = tr(lang, "keys_spy") + "\n" + tr(lang, "keys_common")
+        switch = switch_label(lang, self.table_app.home_lang)
+        keys = tr(lang, "keys_spy") + "\n" + tr(lang, "keys_common", switch=switch)
         self.query_one("#keys", Static).update(keys)
 
     def redraw_title(self, view: Mapping[str, Any] | None = None) -> None:

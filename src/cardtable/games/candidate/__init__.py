@@ -15,6 +15,8 @@ Rules: C1–C17 in ``docs/rules/candidate.en.md``
 * :mod:`.records` — record validation, replay, summary and transcript;
   :mod:`.record_writing` — a match written as a record.
 * :mod:`.game` — :data:`GAME`, the game object the rest of cardtable uses.
+* :mod:`.playout` — a search's tree step and random playouts; :mod:`.engine` — the
+  compiled core (``_core.c``) or the pure-Python reference, chosen at import.
 
 Actions (encoding version 1, see :mod:`.actions`): 0–3 ``deal X``, 4–7 ``lobby X``,
 8–11 ``draw X``, 12 ``pass``, 13… ``play`` (first card × run/set × suits of the rest).
@@ -34,6 +36,7 @@ Version history: 1 — first release.
 
 from cardtable.games.candidate.actions import NUM_ACTIONS, action_to_text, text_to_action
 from cardtable.games.candidate.deal import deal_piles, first_dealer
+from cardtable.games.candidate.engine import engine_in_use
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.game import GAME, CandidateGame
 from cardtable.games.candidate.options import CandidateOptions
@@ -57,6 +60,7 @@ __all__ = [
     "capture_score",
     "card_points",
     "deal_piles",
+    "engine_in_use",
     "first_dealer",
     "parse_record",
     "replay_record",

@@ -13,11 +13,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cardtable.games.candidate.actions import DRAW_BASE, LOBBY_BASE, PASS
 from cardtable.games.candidate.deal import Piles
+from cardtable.games.candidate.plays import kind_bits
 
-__all__ = ["public_past", "resample_deal"]
+if TYPE_CHECKING:
+    from cardtable.games.candidate.state import CandidateState
+
+__all__ = ["HiddenSampler", "public_past", "resample_deal"]
 
 
 def resample_deal(
@@ -113,3 +118,83 @@ def public_past(
         )
         for suit in range(4)
     )
+
+
+class HiddenSampler:
+    """Draws full states one seat cannot tell from the true one (see
+    :meth:`CandidateState.hidden_sampler`)."""
+
+    __slots__ = ("_base", "_counts", "_hidden", "_past", "_pools")
+
+    def __init__(self, state: CandidateState, player: int) -> None:
+        hidden = [p for p in (0, 1) if p != player]
+        base = state.clone()
+        base._legal = None
+        for p in hidden:  # the true hidden hands are not kept
+            base._hands[p] = []
+            base._kinds[p] = 0
+        self._base = base
+        self._hidden = hidden
+        tops = state._tops
+        #: Per suit: the unseen cards (rest of the pile, the hidden hands' cards), sorted
+        #: so a draw depends only on which cards are unseen, never on their order.
+        self._pools: list[list[int]] = []
+        #: Per suit, per hidden player: how many of the suit its hand holds (public).
+        self._counts: list[list[int]] = []
+        for suit in range(4):
+            pool = list(state._piles[suit][tops[suit] :])
+            counts = []
+            for p in hidden:
+                held = [k for k in state._hands[p] if k // 13 == suit]
+                pool.extend(held)
+                counts.append(len(held))
+            pool.sort()
+            self._pools.append(pool)
+            self._counts.append(counts)
+        #: Per suit, the pile's taken part with the cards others received masked.
+        self._past = public_past(
+            state._dealer, state._piles, tops, state._moves, state._drawers, hidden
+        )
+
+    def draw(self, rng: random.Random) -> CandidateState:
+        """A fresh state: the unseen cards of every suit shuffled, the hidden hands
+        dealt their public counts per suit, the rest back on the piles."""
+        state = self._base.clone()
+        uniform = rng.random
+
+        def key(_: int) -> float:
+            return uniform()
+
+        past = self._past
+        pools = self._pools
+        counts = self._counts
+        piles = []
+        if len(self._hidden) == 1:  # a seat's draw: one hidden hand (the usual case)
+            hidden = self._hidden[0]
+            hand = state._hands[hidden]
+            for suit in range(4):
+                # Sorting by independent uniform keys is a uniform shuffle, and cheaper
+                # in Python than random.shuffle's per-card integer draws.
+                pool = sorted(pools[suit], key=key)
+                count = counts[suit][0]
+                if count:
+                    hand += pool[:count]
+                    piles.append(past[suit] + tuple(pool[count:]))
+                else:
+                    piles.append(past[suit] + tuple(pool))
+            state._piles = tuple(piles)
+            state._kinds[hidden] = kind_bits(hand)
+            return state
+        hands = [state._hands[p] for p in self._hidden]
+        for suit in range(4):
+            pool = sorted(pools[suit], key=key)
+            taken = 0
+            for hand, count in zip(hands, counts[suit], strict=True):
+                if count:
+                    hand.extend(pool[taken : taken + count])
+                    taken += count
+            piles.append(past[suit] + tuple(pool[taken:]))
+        state._piles = tuple(piles)
+        for p, hand in zip(self._hidden, hands, strict=True):
+            state._kinds[p] = kind_bits(hand)
+        return state

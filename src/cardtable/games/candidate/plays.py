@@ -41,6 +41,7 @@ __all__ = [
     "legal_plays",
     "one_deck_leads",
     "one_deck_plays",
+    "trick_plays",
 ]
 
 #: Legal `lobby X` / `draw X` ids for each mask of non-empty piles (bit X set: pile X).
@@ -280,3 +281,29 @@ def one_deck_leads(kinds: int) -> tuple[int, ...]:
             _LEADS.clear()
         leads = _LEADS[kinds] = tuple(one_deck_plays(kinds, True, -1, -1, []))
     return leads
+
+
+def trick_plays(
+    hand: list[int], kinds: int, run_need: int, set_need: int, multi: bool
+) -> tuple[int, ...] | list[int]:
+    """C7, C8: the legal moves in a trick: pass, or plays from ``hand`` (kind bits
+    ``kinds``) that continue the lobby; ``multi``: several decks. Fast paths from bit
+    masks: no card fits (only `pass`), or only one-card plays fit."""
+    starts = kinds & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
+    if not starts:
+        return ONLY_PASS
+    if (not starts & RANK_KINDS[run_need] or not kinds & RANK_KINDS[run_need + 1]) and (
+        not starts & RANK_KINDS[set_need] or (not multi and starts.bit_count() == 1)
+    ):
+        # No second card can follow: one-card plays, in kind (= id) order.
+        if not starts & (starts - 1):  # a single card
+            return (PASS, PLAY_BASE + (starts.bit_length() - 1) * PLAY_STRIDE)
+        plays = [PASS]
+        while starts:
+            low = starts & -starts
+            plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
+            starts ^= low
+        return plays
+    if multi:
+        return legal_plays(hand, kinds, False, run_need, set_need, True, [PASS])
+    return one_deck_plays(kinds, False, run_need, set_need, [PASS])

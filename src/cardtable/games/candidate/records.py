@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import KIND_TEXT, Card
+from cardtable.catalogue import languages, words
 from cardtable.errors import IllegalMove
 from cardtable.games.candidate.actions import PILE_LETTERS
 from cardtable.games.candidate.deal import Piles
@@ -25,7 +26,7 @@ from cardtable.games.candidate.explain import deal_over
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.scoring import winners as best_players
 from cardtable.games.candidate.state import CandidateState
-from cardtable.messages import make_refusal
+from cardtable.messages import make_refusal, plural
 from cardtable.record import RecordReader
 
 __all__ = [
@@ -281,77 +282,19 @@ class CandidateReplay:
     def transcript(self, lang: str = "en") -> str:
         """A readable account: players, each deal's piles, every move with who made it,
         every capture and its score, each deal's scores and the totals. ``lang``: en, uk."""
-        return _Transcript(self, _WORDS["uk" if lang == "uk" else "en"], lang).render()
+        if lang not in _WORDS:
+            raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(_WORDS)}")
+        return _Transcript(self, _WORDS[lang], lang).render()
 
 
+#: The transcript's words in every language, from the catalogues (``cli:candidate.*``).
 _WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Candidate («Кандидат»)",
-        "deals": "{n} {deal_word}, {d} {deck_word}",
-        "players": "Players",
-        "deal": "Deal {n} of {of} — dealer: {name}",
-        "piles": "Piles, top card first:",
-        "dealt": "deals 5 cards to each player from pile {pile}",
-        "received": "{name} gets {cards}",
-        "lobby_turned": "turns {cards} onto the lobby",
-        "played": "plays {cards}; lobby: {lobby}",
-        "passed": "passes",
-        "trick_taken": "{name} takes {cards} ({what}): {score}",
-        "lobby_discarded": "nobody played onto {cards}: it is discarded",
-        "drew": "draws {cards}",
-        "run": "a run of {n}",
-        "set": "a set of {n}",
-        "single": "one card",
-        "points": "{n} points",
-        "point": "{n} point",
-        "deal_scores": "Deal {n} scores: {scores}",
-        "totals": "Totals: {scores}",
-        "over": "Match over. Winner: {names}.",
-        "draw_result": "Match over: a draw.",
-        "resigned": "{name} resigned. Winner: {winner}.",
-        "aborted": "{name} aborted the match before it began: no result.",
-        "unfinished": "Not finished: next, {name} to {decision}.",
-        "unfinished_none": "No deal yet: next, the first deal.",
-        "deal_decision": "deal",
-        "lobby_decision": "turn a lobby card",
-        "play_decision": "play or pass",
-        "draw_decision": "draw",
-        "no_deal": "The record has no deal yet.",
-    },
-    "uk": {
-        "title": "Кандидат",
-        "deals": "роздач: {n}, колод: {d}",
-        "players": "Гравці",
-        "deal": "Роздача {n} з {of} — здає: {name}",
-        "piles": "Стопки, верхня карта перша:",
-        "dealt": "роздає кожному по 5 карт зі стопки {pile}",
-        "received": "{name} отримує {cards}",
-        "lobby_turned": "відкриває {cards} у лобі",
-        "played": "кладе {cards}; лобі: {lobby}",
-        "passed": "пас",
-        "trick_taken": "{name} забирає {cards} ({what}): {score}",
-        "lobby_discarded": "ніхто не поклав карту на {cards}: її скинуто",
-        "drew": "бере {cards}",
-        "run": "сходинки з {n}",
-        "set": "набір з {n}",
-        "single": "одна карта",
-        "points": "{n} очок",
-        "point": "{n} очко",
-        "points_few": "{n} очки",
-        "deal_scores": "Очки за роздачу {n}: {scores}",
-        "totals": "Разом: {scores}",
-        "over": "Гру закінчено. Переможець: {names}.",
-        "draw_result": "Гру закінчено: нічия.",
-        "resigned": "{name} здається. Переможець: {winner}.",
-        "aborted": "{name} скасовує партію до її початку: без результату.",
-        "unfinished": "Гру не закінчено: далі {name} — {decision}.",
-        "unfinished_none": "Роздач ще не було: далі перша роздача.",
-        "deal_decision": "здає",
-        "lobby_decision": "відкриває карту в лобі",
-        "play_decision": "кладе карти або пасує",
-        "draw_decision": "добирає",
-        "no_deal": "У записі ще немає роздачі.",
-    },
+    lang: {
+        key.removeprefix("candidate."): str(text)
+        for key, text in words("cli", lang).items()
+        if key.startswith("candidate.")
+    }
+    for lang in languages()
 }
 
 
@@ -369,15 +312,9 @@ class _Transcript:
     def cards(self, kinds: Sequence[int]) -> str:
         return " ".join(self.card(k) for k in kinds)
 
-    def points(self, n: int) -> str:
-        w = self.words
-        if self.lang == "uk":
-            if n % 10 == 1 and n % 100 != 11:
-                return w["point"].format(n=n)
-            if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-                return w["points_few"].format(n=n)
-            return w["points"].format(n=n)
-        return (w["point"] if n == 1 else w["points"]).format(n=n)
+    def count(self, n: int, key: str) -> str:
+        """``n`` with the words of ``key`` in the plural form the language gives it."""
+        return plural(n, self.words[key], self.lang)
 
     def scores(self, scores: Sequence[int]) -> str:
         return ", ".join(f"{name} {score}" for name, score in zip(self.names, scores, strict=True))
@@ -389,10 +326,8 @@ class _Transcript:
         self.lines = [
             f"{w['title']} — "
             + w["deals"].format(
-                n=options.deals,
-                d=options.decks,
-                deal_word="deal" if options.deals == 1 else "deals",
-                deck_word="deck" if options.decks == 1 else "decks",
+                deals=self.count(options.deals, "deal_count"),
+                decks=self.count(options.decks, "deck_count"),
             ),
             f"{w['players']}: " + ", ".join(f"{n} ({i})" for i, n in enumerate(self.names)),
         ]
@@ -480,7 +415,7 @@ class _Transcript:
                 name=self.names[event.player],
                 cards=self.cards(event.cards),
                 what=what,
-                score=self.points(event.score),
+                score=self.count(event.score, "points"),
             )
         if event_type == "lobby_discarded":
             lobby.clear()

@@ -20,13 +20,9 @@ Two ways to make a move:
   in :meth:`legal_actions`, no checks, no events. For search and playouts; an illegal id
   leaves the state undefined.
 
-A search plays whole playouts with :meth:`CandidateState.random_playout`: uniformly
-random moves on the unchecked path, a one-deck deal played in one loop of its own
-(the legal moves and the moves inlined); it reaches exactly the state the checked
-:meth:`~CandidateState.apply` reaches with the same moves (``tests/candidate``).
-A search that throws the state away after its playout calls
-:meth:`CandidateState.playout_margin`: the same moves, but only the deal's score is
-kept (nothing recorded, the state left spent).
+A search walks its tree and plays its random playouts with the functions of
+:mod:`~cardtable.games.candidate.playout` (search only: a tree step, a recorded playout
+and a score-only one).
 
 The state is a :class:`~cardtable.games.candidate.position.CandidatePosition` (the
 match's facts and what is read from them) plus the moves; the package's other modules
@@ -40,7 +36,7 @@ actions are computed once per position and cached.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.errors import CardtableError
@@ -54,7 +50,6 @@ from cardtable.games.candidate.actions import (
     PLAY_CARDS,
     PLAY_LAST_RANK,
     PLAY_STEP,
-    PLAY_STRIDE,
     action_to_text,
     text_to_action,
 )
@@ -65,7 +60,7 @@ from cardtable.games.candidate.deal import (
     deal_piles,
     first_dealer,
 )
-from cardtable.games.candidate.determinise import public_past, resample_deal
+from cardtable.games.candidate.determinise import HiddenSampler, resample_deal
 from cardtable.games.candidate.events import Event
 from cardtable.games.candidate.explain import refusal
 from cardtable.games.candidate.options import CandidateOptions
@@ -74,12 +69,10 @@ from cardtable.games.candidate.plays import (
     DRAW_BY_MASK,
     LOBBY_BY_MASK,
     ONLY_PASS,
-    RANK_KINDS,
-    RANK_OF,
     kind_bits,
     legal_plays,
-    one_deck_leads,
     one_deck_plays,
+    trick_plays,
 )
 from cardtable.games.candidate.position import (
     PHASE_DEAL,
@@ -99,11 +92,6 @@ __all__ = ["HAND_SIZE", "CandidateState", "HiddenSampler"]
 
 #: C4, C10: cards dealt to each hand, and the most a hand holds.
 HAND_SIZE = 5
-#: For the score-only playout: the non-empty piles by mask (bit X: pile X), each
-#: kind's bit, and the rank a run needs after each rank index (none after the ace).
-_PILES_OPEN = tuple(tuple(x for x in range(4) if mask >> x & 1) for mask in range(16))
-_BIT = tuple(1 << kind for kind in range(52))
-_NEXT_RANK = (*range(1, 13), -1)
 
 
 class CandidateState(CandidatePosition):
@@ -256,62 +244,19 @@ class CandidateState(CandidatePosition):
             legal = self._fresh_legal()
         return [*legal]
 
-    def advance(self, action: int) -> Sequence[int]:
-        """For a search's tree walk: :meth:`apply_action`, then the legal moves of the
-        next decision in the same deal, or an empty sequence when the move ended the deal
-        (or the match, C13, C17). One call a move instead of four; the sequence is the
-        state's own (read it before the next move, never change it)."""
-        deal = self._deal_index
-        self.apply_action(action)
-        if self._deal_index != deal or self._phase == PHASE_OVER:
-            return ()
-        return self._legal or self._fresh_legal()
-
     def _fresh_legal(self) -> tuple[int, ...] | list[int]:
         """Work out the legal moves (C7, C8, C10-C13), keep them in ``_legal``, return them."""
         legal: tuple[int, ...] | list[int]
         if self._phase == PHASE_PLAY and self._lobby:
-            # C7, C8: pass, or play cards that continue the lobby. Fast paths from
-            # bit masks: no card fits (only `pass`), or only one-card plays fit.
+            # C7, C8: pass, or play cards that continue the lobby.
             player = self._player
-            run_need = self._run_need
-            set_need = self._set_need
-            starts = self._kinds[player] & (RANK_KINDS[run_need] | RANK_KINDS[set_need])
-            if not starts:
-                legal = self._legal = ONLY_PASS
-            elif (
-                not starts & RANK_KINDS[run_need]
-                or not self._kinds[player] & RANK_KINDS[run_need + 1]
-            ) and (
-                not starts & RANK_KINDS[set_need] or (not self._multi and starts.bit_count() == 1)
-            ):
-                # No second card can follow: one-card plays, in kind (= id) order.
-                if not starts & (starts - 1):  # a single card
-                    legal = self._legal = (
-                        PASS,
-                        PLAY_BASE + (starts.bit_length() - 1) * PLAY_STRIDE,
-                    )
-                    return legal
-                plays = [PASS]
-                while starts:
-                    low = starts & -starts
-                    plays.append(PLAY_BASE + (low.bit_length() - 1) * PLAY_STRIDE)
-                    starts ^= low
-                legal = self._legal = plays
-            elif self._multi:
-                legal = self._legal = legal_plays(
-                    self._hands[player],
-                    self._kinds[player],
-                    False,
-                    run_need,
-                    set_need,
-                    True,
-                    [PASS],
-                )
-            else:
-                legal = self._legal = one_deck_plays(
-                    self._kinds[player], False, run_need, set_need, [PASS]
-                )
+            legal = self._legal = trick_plays(
+                self._hands[player],
+                self._kinds[player],
+                self._run_need,
+                self._set_need,
+                self._multi,
+            )
             return legal
         legal = self._legal = self._compute_legal()
         return legal
@@ -620,545 +565,6 @@ class CandidateState(CandidatePosition):
         """
         return HiddenSampler(self, player)
 
-    def random_playout(self, uniform: Callable[[], float], moves: int | None = None) -> None:
-        """Uniformly random legal moves (the unchecked fast path) until the deal or the
-        match ends, or after ``moves`` moves: the playout of a search.
-
-        ``uniform`` gives floats in [0, 1) (e.g. ``rng.random``); a move is
-        ``legal[int(uniform() * len(legal))]``, uniform over the legal moves in
-        :meth:`legal_actions` order; a forced move (one legal) takes no ``uniform()``
-        (nearly half the moves of a playout are forced passes). The result is exactly
-        the state that :meth:`apply_action` (or the checked :meth:`apply`) reaches with
-        the same moves; ``tests/candidate`` checks that over random games.
-
-        For speed, a one-deck deal already dealt is played in one loop over local
-        variables (the legal moves and :meth:`apply_action` inlined, a trick in its own
-        inner loop, no method call a move) and written back once; other states take
-        the move-by-move loop.
-        """
-        budget = -1 if moves is None else moves
-        if self._multi or self._phase in (PHASE_DEAL, PHASE_OVER):
-            self._playout_by_moves(uniform, budget)
-            return
-        # The state, in locals. Lists are changed in place; scalars are written back.
-        hands = self._hands
-        kinds = self._kinds
-        tops = self._tops
-        piles = self._piles
-        pile_size = self._pile_size
-        record = self._moves.append
-        drawers = self._drawers
-        discards = self._discards
-        captures = self._captures
-        scores = self._scores
-        phase = self._phase
-        player = self._player
-        left = self._left
-        mask = self._mask
-        lobby = self._lobby
-        run_need = self._run_need
-        set_need = self._set_need
-        placer = self._placer
-        passes = self._passes
-        leader = self._leader
-        # Cards held per rank index, two more entries always 0: index 13 (past the ace)
-        # and -1 (no rank), so a need of -1 or 13 counts nothing.
-        ranks = [[0] * 15, [0] * 15]
-        for p in (0, 1):
-            count = ranks[p]
-            for kind in hands[p]:
-                count[kind % 13] += 1
-        # Tables and constants as locals (the loop reads them every move).
-        rank_of = RANK_OF
-        rank_kinds = RANK_KINDS
-        card_points = CARD_POINTS
-        play_base, play_stride, pass_ = PLAY_BASE, PLAY_STRIDE, PASS
-        lobby_piles, draw_piles = LOBBY_BY_MASK, DRAW_BY_MASK
-        # Without a cut the budget stays -1 (a tick of 0): no new int object a move.
-        tick = 0 if moves is None else 1
-        ended = False
-        while budget:
-            if lobby:  # only a trick has a lobby
-                # A trick: C7, C8 (pass, or cards continuing the lobby), as legal_actions,
-                # decided from the counts per rank where that is enough.
-                while budget:
-                    budget -= tick
-                    count = ranks[player]
-                    at_run = count[run_need]
-                    at_set = count[set_need]
-                    if not (at_run or at_set):  # C8: a forced pass
-                        record(pass_)
-                        if passes:
-                            break  # two passes in a row end the trick
-                        passes = 1
-                        player = 1 - player
-                        continue
-                    present = kinds[player]
-                    if at_set < 2 and not (at_run and count[run_need + 1]):
-                        # No second card can follow: pass or a one-card play, in id order.
-                        if at_run + at_set == 1:
-                            if uniform() < 0.5:  # = (pass, play)[int(uniform() * 2)]
-                                action = pass_
-                            else:
-                                kind = (
-                                    present & (rank_kinds[run_need] | rank_kinds[set_need])
-                                ).bit_length() - 1
-                                action = play_base + kind * play_stride
-                        else:
-                            starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
-                            singles = [pass_]
-                            while starts:
-                                low = starts & -starts
-                                singles.append(play_base + (low.bit_length() - 1) * play_stride)
-                                starts ^= low
-                            action = singles[int(uniform() * len(singles))]
-                            kind = (action - play_base) // play_stride
-                        if action == pass_:
-                            record(pass_)
-                            if passes:
-                                break
-                            passes = 1
-                            player = 1 - player
-                            continue
-                        # C6, C7: one card continues the lobby, as a set or a run.
-                        record(action)
-                        hands[player].remove(kind)
-                        kinds[player] = present ^ (1 << kind)
-                        rank = rank_of[kind]
-                        count[rank] -= 1
-                        if rank == set_need:
-                            run_need = -1
-                        else:
-                            run_need = rank + 1 if rank < 12 else -1
-                            set_need = -1
-                        lobby.append(kind)
-                        placer = player
-                        passes = 0
-                        player = 1 - player
-                        continue
-                    legal = one_deck_plays(present, False, run_need, set_need, [pass_])
-                    action = legal[int(uniform() * len(legal))]
-                    record(action)
-                    if action == pass_:
-                        if passes:
-                            break
-                        passes = 1
-                        player = 1 - player
-                        continue
-                    # C6, C7: cards from hand continue the lobby.
-                    index = action - play_base
-                    cards = PLAY_CARDS[index]
-                    hand = hands[player]
-                    for kind in cards:
-                        hand.remove(kind)
-                        present ^= 1 << kind
-                        count[rank_of[kind]] -= 1
-                    kinds[player] = present
-                    last = PLAY_LAST_RANK[index]
-                    if PLAY_STEP[index] == 1 or (len(cards) == 1 and last != set_need):
-                        run_need = last + 1 if last < 12 else -1  # a run
-                        set_need = -1
-                    else:  # a set: every card of this rank
-                        run_need = -1
-                        set_need = last
-                    lobby.extend(cards)
-                    placer = player
-                    passes = 0
-                    player = 1 - player
-                else:
-                    break  # the moves ran out within the trick
-                # C8, C9: the trick is over (as _end_trick).
-                if placer < 0:  # C9: nobody played onto the turned card: discarded
-                    discards.append(lobby[0])
-                else:  # C9, C15: the last placer takes the lobby and scores it
-                    size = len(lobby)
-                    if size == 1:
-                        score = card_points[lobby[0]]
-                    elif rank_of[lobby[0]] == rank_of[lobby[1]]:
-                        score = size * size
-                    else:
-                        score = sum(map(card_points.__getitem__, lobby)) * size
-                    captures[placer].append(tuple(lobby))
-                    scores[placer] += score
-                    leader = placer  # C11
-                    if left:  # C10: the taker draws up to five, then the opponent
-                        if len(hands[placer]) < HAND_SIZE:
-                            phase = PHASE_DRAW
-                            player = placer
-                            lobby = []
-                            continue
-                        if len(hands[1 - placer]) < HAND_SIZE:
-                            phase = PHASE_DRAW
-                            player = 1 - placer
-                            lobby = []
-                            continue
-                lobby = []
-            elif phase == PHASE_PLAY:
-                # C12: empty piles and an empty lobby: the leader starts it from hand.
-                budget -= tick
-                hand = hands[player]
-                if not hand:  # no cards: pass, and the opponent leads
-                    record(pass_)
-                    leader = player = 1 - player
-                    continue
-                leads = one_deck_leads(kinds[player])
-                action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
-                record(action)
-                index = action - play_base
-                cards = PLAY_CARDS[index]
-                present = kinds[player]
-                count = ranks[player]
-                for kind in cards:
-                    hand.remove(kind)
-                    present ^= 1 << kind
-                    count[rank_of[kind]] -= 1
-                kinds[player] = present
-                last = PLAY_LAST_RANK[index]
-                step = PLAY_STEP[index]
-                # A run (step 1), a set (step 2), or one card, which leaves both open.
-                run_need = -1 if step == 2 or last == 12 else last + 1
-                set_need = -1 if step == 1 else last
-                lobby = list(cards)
-                placer = player
-                passes = 0
-                player = 1 - player
-                continue
-            elif phase == PHASE_LOBBY:
-                # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
-                budget -= tick
-                open_piles = lobby_piles[mask]
-                action = (
-                    open_piles[int(uniform() * len(open_piles))]
-                    if len(open_piles) > 1
-                    else open_piles[0]
-                )
-                record(action)
-                pile = action & 3
-                top = tops[pile]
-                tops[pile] = taken = top + 1
-                if taken == pile_size:
-                    mask &= ~(1 << pile)
-                left -= 1
-                kind = piles[pile][top]
-                lobby = [kind]
-                rank = rank_of[kind]
-                run_need = rank + 1 if rank < 12 else -1
-                set_need = rank
-                phase = PHASE_PLAY
-                player = leader
-                continue
-            else:
-                # C10: `draw X` takes the top card of pile X into the drawer's hand.
-                budget -= tick
-                open_piles = draw_piles[mask]
-                action = (
-                    open_piles[int(uniform() * len(open_piles))]
-                    if len(open_piles) > 1
-                    else open_piles[0]
-                )
-                record(action)
-                pile = action & 3
-                top = tops[pile]
-                tops[pile] = taken = top + 1
-                if taken == pile_size:
-                    mask &= ~(1 << pile)
-                left -= 1
-                kind = piles[pile][top]
-                hand = hands[player]
-                hand.append(kind)
-                kinds[player] |= 1 << kind
-                ranks[player][rank_of[kind]] += 1
-                drawers.append(player)
-                if left:
-                    if len(hand) < HAND_SIZE:
-                        continue
-                    if player == leader and len(hands[1 - player]) < HAND_SIZE:
-                        player = 1 - player
-                        continue
-            # As _need_lobby: C11 turn a lobby card; C12 lead from hand; C13 deal over.
-            passes = 0
-            placer = -1
-            if left:
-                phase = PHASE_LOBBY
-                player = 1 - leader
-            elif hands[0] or hands[1]:
-                phase = PHASE_PLAY
-                player = leader
-            else:
-                ended = True
-                break
-        self._phase = phase
-        self._player = player
-        self._left = left
-        self._mask = mask
-        self._lobby = lobby
-        self._run_need = run_need
-        self._set_need = set_need
-        self._placer = placer
-        self._passes = passes
-        self._leader = leader
-        self._legal = None
-        if ended:
-            self._end_deal()
-
-    def playout_margin(self, uniform: Callable[[], float], moves: int | None = None) -> int:
-        """:meth:`random_playout`, keeping only the score: the same numbers give the same
-        moves, and the result is the current deal's margin (player 0's deal score minus
-        player 1's, C15) when the deal ends or after ``moves`` moves.
-
-        For a search that throws the playout's state away: the state is **spent** (left
-        undefined, not to be read or played again; play a clone). Nothing is recorded —
-        no moves, no captures, no hands as lists, no deal result — and the lobby is kept
-        as its size and points, which is all its capture's score needs (C15).
-        ``tests/candidate`` checks the margin against the checked path over random games.
-        """
-        budget = -1 if moves is None else moves
-        if self._multi or self._phase in (PHASE_DEAL, PHASE_OVER):
-            deal = self._deal_index
-            self._playout_by_moves(uniform, budget)
-            history = self._history
-            scores = history[deal].scores if len(history) > deal else self._scores
-            return scores[0] - scores[1]
-        kinds = self._kinds
-        hands = self._hands
-        sizes = [len(hands[0]), len(hands[1])]
-        tops = self._tops
-        piles = self._piles
-        pile_size = self._pile_size
-        scores = self._scores
-        phase = self._phase
-        player = self._player
-        left = self._left
-        mask = self._mask
-        run_need = self._run_need
-        set_need = self._set_need
-        placer = self._placer
-        passes = self._passes
-        leader = self._leader
-        card_points = CARD_POINTS
-        # The lobby: its size and its cards' points (a run scores their sum times the
-        # size, a set the size squared, one card its points; C15).
-        size = len(self._lobby)
-        points = sum(map(card_points.__getitem__, self._lobby))
-        # Cards held per rank index, as in random_playout (indexes 13 and -1 stay 0).
-        ranks = [[0] * 15, [0] * 15]
-        for p in (0, 1):
-            count = ranks[p]
-            for kind in hands[p]:
-                count[kind % 13] += 1
-        rank_of = RANK_OF
-        rank_kinds = RANK_KINDS
-        play_base = PLAY_BASE
-        play_cards, play_last, play_step = PLAY_CARDS, PLAY_LAST_RANK, PLAY_STEP
-        piles_open, bit, next_rank = _PILES_OPEN, _BIT, _NEXT_RANK
-        phase_play, phase_lobby, phase_draw = PHASE_PLAY, PHASE_LOBBY, PHASE_DRAW
-        hand_size, pass_ = HAND_SIZE, PASS
-        plays_from, leads_from = one_deck_plays, one_deck_leads
-        tick = 0 if moves is None else 1
-        while budget:
-            if size:  # a trick (C7, C8), as random_playout
-                while budget:
-                    budget -= tick
-                    count = ranks[player]
-                    at_run = count[run_need]
-                    at_set = count[set_need]
-                    if not (at_run or at_set):  # C8: a forced pass
-                        if passes:
-                            break
-                        passes = 1
-                        player = 1 - player
-                        continue
-                    present = kinds[player]
-                    if at_set < 2 and not (at_run and count[run_need + 1]):
-                        # Pass or a one-card play, in id order.
-                        if at_run + at_set == 1:
-                            if uniform() < 0.5:
-                                if passes:
-                                    break
-                                passes = 1
-                                player = 1 - player
-                                continue
-                            kind = (
-                                present & (rank_kinds[run_need] | rank_kinds[set_need])
-                            ).bit_length() - 1
-                        else:
-                            starts = present & (rank_kinds[run_need] | rank_kinds[set_need])
-                            singles = [-1]
-                            while starts:
-                                low = starts & -starts
-                                singles.append(low.bit_length() - 1)
-                                starts ^= low
-                            kind = singles[int(uniform() * len(singles))]
-                            if kind < 0:  # pass
-                                if passes:
-                                    break
-                                passes = 1
-                                player = 1 - player
-                                continue
-                        # C6, C7: one card continues the lobby, as a set or a run.
-                        kinds[player] = present ^ bit[kind]
-                        sizes[player] -= 1
-                        rank = rank_of[kind]
-                        count[rank] -= 1
-                        if rank == set_need:
-                            run_need = -1
-                        else:
-                            run_need = next_rank[rank]
-                            set_need = -1
-                        size += 1
-                        points += card_points[kind]
-                        placer = player
-                        passes = 0
-                        player = 1 - player
-                        continue
-                    legal = plays_from(present, False, run_need, set_need, [pass_])
-                    action = legal[int(uniform() * len(legal))]
-                    if action == pass_:
-                        if passes:
-                            break
-                        passes = 1
-                        player = 1 - player
-                        continue
-                    # C6, C7: cards from hand continue the lobby.
-                    index = action - play_base
-                    cards = play_cards[index]
-                    for kind in cards:
-                        present ^= bit[kind]
-                        count[rank_of[kind]] -= 1
-                        points += card_points[kind]
-                    kinds[player] = present
-                    sizes[player] -= len(cards)
-                    size += len(cards)
-                    last = play_last[index]
-                    if play_step[index] == 1 or (len(cards) == 1 and last != set_need):
-                        run_need = next_rank[last]  # a run
-                        set_need = -1
-                    else:  # a set: every card of this rank
-                        run_need = -1
-                        set_need = last
-                    placer = player
-                    passes = 0
-                    player = 1 - player
-                else:
-                    break  # the moves ran out within the trick
-                # C8, C9: the trick is over (as _end_trick).
-                if placer >= 0:  # C9, C15: the last placer takes the lobby and scores it
-                    if size == 1:
-                        scores[placer] += points
-                    elif set_need >= 0:  # a set
-                        scores[placer] += size * size
-                    else:  # a run
-                        scores[placer] += points * size
-                    leader = placer  # C11
-                    size = 0
-                    if left:  # C10: the taker draws up to five, then the opponent
-                        if sizes[placer] < hand_size:
-                            phase = phase_draw
-                            player = placer
-                            continue
-                        if sizes[1 - placer] < hand_size:
-                            phase = phase_draw
-                            player = 1 - placer
-                            continue
-                size = 0  # C9: nobody played onto the turned card: discarded
-            elif phase == phase_play:
-                # C12: empty piles and an empty lobby: the leader starts it from hand.
-                budget -= tick
-                present = kinds[player]
-                if not present:  # no cards: pass, and the opponent leads
-                    leader = player = 1 - player
-                    continue
-                leads = leads_from(present)
-                action = leads[int(uniform() * len(leads))] if len(leads) > 1 else leads[0]
-                index = action - play_base
-                cards = play_cards[index]
-                count = ranks[player]
-                points = 0
-                for kind in cards:
-                    present ^= bit[kind]
-                    count[rank_of[kind]] -= 1
-                    points += card_points[kind]
-                kinds[player] = present
-                sizes[player] -= len(cards)
-                size = len(cards)
-                last = play_last[index]
-                step = play_step[index]
-                run_need = -1 if step == 2 or last == 12 else last + 1
-                set_need = -1 if step == 1 else last
-                placer = player
-                passes = 0
-                player = 1 - player
-                continue
-            elif phase == phase_lobby:
-                # C5, C11: `lobby X` turns the top card of pile X: a trick begins.
-                budget -= tick
-                open_piles = piles_open[mask]
-                pile = (
-                    open_piles[int(uniform() * len(open_piles))]
-                    if len(open_piles) > 1
-                    else open_piles[0]
-                )
-                top = tops[pile]
-                tops[pile] = taken = top + 1
-                if taken == pile_size:
-                    mask &= ~(1 << pile)
-                left -= 1
-                kind = piles[pile][top]
-                size = 1
-                points = card_points[kind]
-                rank = rank_of[kind]
-                run_need = next_rank[rank]
-                set_need = rank
-                phase = phase_play
-                player = leader
-                continue
-            else:
-                # C10: `draw X` takes the top card of pile X into the drawer's hand.
-                budget -= tick
-                open_piles = piles_open[mask]
-                pile = (
-                    open_piles[int(uniform() * len(open_piles))]
-                    if len(open_piles) > 1
-                    else open_piles[0]
-                )
-                top = tops[pile]
-                tops[pile] = taken = top + 1
-                if taken == pile_size:
-                    mask &= ~(1 << pile)
-                left -= 1
-                kind = piles[pile][top]
-                kinds[player] |= bit[kind]
-                ranks[player][rank_of[kind]] += 1
-                sizes[player] += 1
-                if left:
-                    if sizes[player] < hand_size:
-                        continue
-                    if player == leader and sizes[1 - player] < hand_size:
-                        player = 1 - player
-                        continue
-            # As _need_lobby: C11 turn a lobby card; C12 lead from hand; C13 deal over.
-            passes = 0
-            placer = -1
-            if left:
-                phase = phase_lobby
-                player = 1 - leader
-            elif kinds[0] or kinds[1]:
-                phase = phase_play
-                player = leader
-            else:
-                break
-        return scores[0] - scores[1]
-
-    def _playout_by_moves(self, uniform: Callable[[], float], budget: int) -> None:
-        """:meth:`random_playout` one :meth:`apply_action` at a time (any state)."""
-        deal = self._deal_index
-        apply = self.apply_action
-        compute = self.legal_actions
-        while budget and self._phase != PHASE_OVER and self._deal_index == deal:
-            legal = self._legal or compute()  # computed (and cached) when not cached
-            apply(legal[int(uniform() * len(legal))] if len(legal) > 1 else legal[0])
-            budget -= 1
-
     # -- records ----------------------------------------------------------------------
 
     def deal_records(self) -> list[dict[str, Any]]:
@@ -1174,83 +580,3 @@ class CandidateState(CandidatePosition):
 
     def __str__(self) -> str:
         return self.view(None).describe()
-
-
-class HiddenSampler:
-    """Draws full states one seat cannot tell from the true one (see
-    :meth:`CandidateState.hidden_sampler`)."""
-
-    __slots__ = ("_base", "_counts", "_hidden", "_past", "_pools")
-
-    def __init__(self, state: CandidateState, player: int) -> None:
-        hidden = [p for p in (0, 1) if p != player]
-        base = state.clone()
-        base._legal = None
-        for p in hidden:  # the true hidden hands are not kept
-            base._hands[p] = []
-            base._kinds[p] = 0
-        self._base = base
-        self._hidden = hidden
-        tops = state._tops
-        #: Per suit: the unseen cards (rest of the pile, the hidden hands' cards), sorted
-        #: so a draw depends only on which cards are unseen, never on their order.
-        self._pools: list[list[int]] = []
-        #: Per suit, per hidden player: how many of the suit its hand holds (public).
-        self._counts: list[list[int]] = []
-        for suit in range(4):
-            pool = list(state._piles[suit][tops[suit] :])
-            counts = []
-            for p in hidden:
-                held = [k for k in state._hands[p] if k // 13 == suit]
-                pool.extend(held)
-                counts.append(len(held))
-            pool.sort()
-            self._pools.append(pool)
-            self._counts.append(counts)
-        #: Per suit, the pile's taken part with the cards others received masked.
-        self._past = public_past(
-            state._dealer, state._piles, tops, state._moves, state._drawers, hidden
-        )
-
-    def draw(self, rng: random.Random) -> CandidateState:
-        """A fresh state: the unseen cards of every suit shuffled, the hidden hands
-        dealt their public counts per suit, the rest back on the piles."""
-        state = self._base.clone()
-        uniform = rng.random
-
-        def key(_: int) -> float:
-            return uniform()
-
-        past = self._past
-        pools = self._pools
-        counts = self._counts
-        piles = []
-        if len(self._hidden) == 1:  # a seat's draw: one hidden hand (the usual case)
-            hidden = self._hidden[0]
-            hand = state._hands[hidden]
-            for suit in range(4):
-                # Sorting by independent uniform keys is a uniform shuffle, and cheaper
-                # in Python than random.shuffle's per-card integer draws.
-                pool = sorted(pools[suit], key=key)
-                count = counts[suit][0]
-                if count:
-                    hand += pool[:count]
-                    piles.append(past[suit] + tuple(pool[count:]))
-                else:
-                    piles.append(past[suit] + tuple(pool))
-            state._piles = tuple(piles)
-            state._kinds[hidden] = kind_bits(hand)
-            return state
-        hands = [state._hands[p] for p in self._hidden]
-        for suit in range(4):
-            pool = sorted(pools[suit], key=key)
-            taken = 0
-            for hand, count in zip(hands, counts[suit], strict=True):
-                if count:
-                    hand.extend(pool[taken : taken + count])
-                    taken += count
-            piles.append(past[suit] + tuple(pool[taken:]))
-        state._piles = tuple(piles)
-        for p, hand in zip(self._hidden, hands, strict=True):
-            state._kinds[p] = kind_bits(hand)
-        return state

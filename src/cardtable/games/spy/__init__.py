@@ -14,6 +14,8 @@ Modules:
 - :mod:`.events`, :mod:`.views` — what moves show and what players may see (S4-S5).
 - :mod:`.records` — records: validate, replay, summary, transcript.
 - :mod:`.race` — the race clock (S17): policies, move times, the race runner.
+- :mod:`.playout` — the recorded random playout.
+- :mod:`.engine` — which engine runs: the compiled core (``_core.c``) or the pure one.
 - :mod:`.game` — ``GAME``, the game's facts and entry points.
 
 >>> state = GAME.new_state(3, seed=11, options=SpyOptions(rounds=1))
@@ -27,6 +29,7 @@ from cardtable.games.spy.actions import (
     action_to_text,
     text_to_action,
 )
+from cardtable.games.spy.engine import engine_in_use
 from cardtable.games.spy.events import Event
 from cardtable.games.spy.game import GAME, SpyGame
 from cardtable.games.spy.options import SpyOptions
@@ -48,6 +51,7 @@ __all__ = [
     "SpyState",
     "SpyView",
     "action_to_text",
+    "engine_in_use",
     "replay_record",
     "text_to_action",
 ]

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from cardtable.games.spy import engine
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
     CALL,
@@ -314,18 +315,29 @@ def run_race(
         timed: list[tuple[float, int, int, int]] = []  # (time, priority, sequence, action)
         ends: list[tuple[str, tuple[float, int, int] | None]] = []
         for player in range(state.num_players):
-            seat = state.seats[player].copy()
-            window, rng = setup.start_player(number, player, seat)
-            outcome, moves = _solo_race(
-                seat,
-                window,
-                setup.policies[player],
-                setup.times[player],
-                rng,
-                priority[player],
-                setup.move_limit,
-                cutoff,
-            )
+            policy = setup.policies[player]
+            move_time = setup.times[player]
+            compiled = engine.core()
+            if (
+                compiled is not None
+                and type(policy) is GreedyPolicy
+                and type(move_time) is FixedTime
+            ):
+                # The same race in C on the player's position, left unchanged: the
+                # greedy rule needs no window and draws nothing, nor does a fixed time.
+                outcome, moves = compiled.greedy_solo_race(
+                    state.seats[player],
+                    priority[player],
+                    setup.move_limit,
+                    cutoff,
+                    move_time.seconds,
+                )
+            else:
+                seat = state.seats[player].copy()
+                window, rng = setup.start_player(number, player, seat)
+                outcome, moves = _solo_race(
+                    seat, window, policy, move_time, rng, priority[player], setup.move_limit, cutoff
+                )
             timed.extend(moves)
             last = moves[-1][:3] if moves else None
             ends.append((outcome, last))

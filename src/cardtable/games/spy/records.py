@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import Card
+from cardtable.catalogue import languages, words
 from cardtable.errors import BadOptions, BadRecord, IllegalMove
 from cardtable.games.spy.actions import (
     ACTIONS_PER_PLAYER,
@@ -213,64 +214,14 @@ def new_record(seed: int, players: Sequence[str], options: Mapping[str, Any]) ->
 
 # ----------------------------------------------------------------- transcripts
 
+#: The transcript's words in every language, from the catalogues (``cli:spy.*``).
 _WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Spy vs Spy",
-        "players": "Players",
-        "options": "Options",
-        "round": "Round {n}",
-        "deal": "{name}: points pile {points} (top first); piles 1-4: {piles}; "
-        "racing deck ({count}, top first): {deck}",
-        "turn": "turns {card}",
-        "recycle": "turns the waste over as the racing deck and turns {card}",
-        "place": "puts {card} from {source} on pile {pile} (on {covered})",
-        "open": "opens pile {pile} with {card} from {source}",
-        "points": "the points pile",
-        "waste": "the waste",
-        "reveal": "the points pile shows {card}",
-        "empty": "the points pile is empty",
-        "call": "calls «finished»!",
-        "resign": "resigns",
-        "blocked": "{name} is blocked: no card can ever move again",
-        "won": "Round {n} over: {name} called first.",
-        "no_winner": "Round {n} over with no winner: every player still in is blocked "
-        "or has resigned.",
-        "scores": "Scores: {scores}",
-        "totals": "Totals: {scores}",
-        "match": "Match over. {who}",
-        "winner": "Winner: {names}",
-        "winners": "Winners (shared): {names}",
-        "unfinished": "Round {n} is not finished; any player may move next.",
-        "between": "Round {n} is next; any player may move once it is dealt.",
-    },
-    "uk": {
-        "title": "Шпигун проти шпигуна",
-        "players": "Гравці",
-        "options": "Опції",
-        "round": "Раунд {n}",
-        "deal": "{name}: очкова стопка {points} (верхня перша); стопки 1-4: {piles}; "
-        "колода ({count}, верхня перша): {deck}",
-        "turn": "відкриває {card}",
-        "recycle": "перевертає відбій у колоду й відкриває {card}",
-        "place": "кладе {card} {source} на стопку {pile} (на {covered})",
-        "open": "відкриває стопку {pile} картою {card} {source}",
-        "points": "з очкової стопки",
-        "waste": "з відбою",
-        "reveal": "очкова стопка показує {card}",
-        "empty": "очкова стопка порожня",
-        "call": "оголошує «закінчив»!",
-        "resign": "здається",
-        "blocked": "{name} заблоковано: жодна карта вже не зрушить",
-        "won": "Раунд {n} завершено: перше «закінчив» — {name}.",
-        "no_winner": "Раунд {n} завершено без переможця: усі, хто грає, заблоковані або здалися.",
-        "scores": "Очки: {scores}",
-        "totals": "Разом: {scores}",
-        "match": "Матч завершено. {who}",
-        "winner": "Переможець: {names}",
-        "winners": "Переможці (порівну): {names}",
-        "unfinished": "Раунд {n} не завершено; далі може ходити будь-хто.",
-        "between": "Далі раунд {n}; після роздачі може ходити будь-хто.",
-    },
+    lang: {
+        key.removeprefix("spy."): str(text)
+        for key, text in words("cli", lang).items()
+        if key.startswith("spy.")
+    }
+    for lang in languages()
 }
 
 
@@ -278,8 +229,8 @@ class _Transcript:
     """Renders a :class:`SpyReplay` in one language."""
 
     def __init__(self, replay: SpyReplay, lang: str) -> None:
-        if lang not in _WORDS:
-            raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(_WORDS)}")
+        if lang not in languages():
+            raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(languages())}")
         self.replay = replay
         self.lang = lang
         self.words = _WORDS[lang]

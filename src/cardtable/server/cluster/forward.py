@@ -58,6 +58,10 @@ def _not_there(status: int, content: bytes) -> bool:
     return (status, code) in ((404, "no_table"), (503, "moved"))
 
 
+#: The Bot API's actions at a table (docs/bot-api.md), run by the table's owner.
+_BOT_GAME = "/api/bot/game/"
+
+
 class Forwarding(Bus):
     """Requests forwarded to a table's owner; the state is set by
     :class:`~.node.Cluster`."""
@@ -67,7 +71,10 @@ class Forwarding(Bus):
 
     # ------------------------------------------------------------------- HTTP
     def table_of(self, path: str) -> str | None:
-        """The table a request path is about, when its owner must answer it."""
+        """The table a request path is about, when its owner must answer it (a bot's
+        action at a table too: ``/api/bot/game/{id}/move``, not its stream)."""
+        if path.startswith(_BOT_GAME) and not path.startswith(_BOT_GAME + "stream/"):
+            return path[len(_BOT_GAME) :].partition("/")[0] or None
         if not path.startswith("/api/tables/"):
             return None
         rest = path[len("/api/tables/") :]

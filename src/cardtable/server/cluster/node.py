@@ -104,6 +104,11 @@ class Cluster(Relays, Forwarding, Errands):
         self.url = settings.redis_url
         self.prefix = settings.redis_prefix
         self.me = settings.instance or instance_id()
+        #: The name a proxy routes sockets to this process by (``?route=``), if any.
+        self.route = settings.route
+        #: Other processes' route names, as their ``alive`` keys said (an instance id
+        #: is never reused, so a name found stays true).
+        self._routes: dict[str, str] = {}
         self.lease = settings.lease_seconds
         self.every = settings.renew_seconds
         self.drain_seconds = settings.drain_seconds
@@ -153,6 +158,7 @@ class Cluster(Relays, Forwarding, Errands):
         """Connect to Redis, listen on this process's channels and start renewing,
         looking for orphaned tables and keeping this process's ``alive`` key."""
         self._loop = asyncio.get_running_loop()
+        self.hub.metrics.relayed_sockets.set_function(lambda: len(self._links))
         self.redis = Redis.from_url(self.url, decode_responses=True)
         self._sub = Redis.from_url(self.url, decode_responses=True)
         self._heart = redis.Redis.from_url(
@@ -405,7 +411,9 @@ class Cluster(Relays, Forwarding, Errands):
         if self._heart is None:
             return
         pipe = self._heart.pipeline(transaction=False)
-        pipe.set(self.key("alive", self.me), "1", px=max(1, int(self.lease * 1000)))
+        # The key's value is this process's route name (empty: none): :meth:`route_of`.
+        alive = self.key("alive", self.me)
+        pipe.set(alive, self.route or "", px=max(1, int(self.lease * 1000)))
         if not self.draining:
             pipe.zadd(self.key("members"), {self.me: now + self.lease})
         pipe.execute()
@@ -428,6 +436,21 @@ class Cluster(Relays, Forwarding, Errands):
                 log.warning("lost the lease of table %s", table_id)
                 self.hub.metrics.lease("lost")
                 self._spawn(self.hub.drop(live))
+
+    async def route_of(self, instance: str) -> str | None:
+        """The name a proxy routes sockets to process ``instance`` by (``None``: it has
+        none, or it is not alive)."""
+        known = self._routes.get(instance)
+        if known is not None:
+            return known
+        if instance == self.me:
+            return self.route
+        assert self.redis is not None
+        found = str(await self.redis.get(self.key("alive", instance)) or "")
+        if not found:
+            return None
+        self._routes[instance] = found
+        return found
 
     async def _members(self) -> list[str]:
         """The processes alive now (this one included), lapsed entries removed."""

@@ -17,12 +17,14 @@ of :mod:`cardtable.server.protocol`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import HTTPException
 from starlette.requests import HTTPConnection
 
 from cardtable.server.runtime import Hub
 
-__all__ = ["current_hub", "no_table"]
+__all__ = ["app_service", "current_hub", "no_table"]
 
 
 def current_hub(connection: HTTPConnection) -> Hub:
@@ -36,3 +38,21 @@ def current_hub(connection: HTTPConnection) -> Hub:
 def no_table() -> HTTPException:
     """The 404 of a table that does not exist."""
     return HTTPException(404, detail={"code": "no_table", "message": "no such table"})
+
+
+def app_service(connection: HTTPConnection, name: str) -> Any:
+    """The application's service ``name`` (``app.state.<name>``, set as the server
+    starts), or 503 while the server is starting."""
+    current_hub(connection)
+    service = getattr(connection.app.state, name, None)
+    if service is None:
+        raise HTTPException(
+            503,
+            detail={
+                "code": "starting",
+                "message": "the server is starting: try again in a moment",
+                "message_id": "server.starting",
+                "params": {},
+            },
+        )
+    return service

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
+from cardtable.catalogue import lang_pattern
 from cardtable.server import account_store
 from cardtable.server.account_store import Account, NameTaken
 from cardtable.server.accounts import (
@@ -35,7 +36,9 @@ from cardtable.server.accounts import (
     new_session_token,
     verify_password,
 )
+from cardtable.server.botapi.tokens import is_api_token
 from cardtable.server.limits import LocalLoginLimits, LoginLimits, SharedLoginLimits
+from cardtable.server.recovery import store as recovery_store
 from cardtable.server.routes import current_hub
 from cardtable.server.runtime import Hub
 from cardtable.server.shared import Shared
@@ -60,6 +63,9 @@ CSRF_HEADER = "X-Cardtable-Client"
 _CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+#: The languages of the interface (the catalogues'); emails are in English where a
+#: language has no email texts yet.
+Lang = Annotated[str, Field(pattern=lang_pattern())]
 
 
 class Credentials(BaseModel):
@@ -71,6 +77,9 @@ class Credentials(BaseModel):
     name: str = Field(min_length=1, max_length=4 * NAME_MAX)
     password: Password
     bearer: bool = False
+    lang: Lang | None = Field(
+        default=None, description="The language of the account's emails from now on."
+    )
 
 
 class PasswordChange(BaseModel):
@@ -91,13 +100,20 @@ class PasswordProof(BaseModel):
 
 
 class Me(BaseModel):
-    """The signed-in account; ``token`` only when a bearer token was asked for."""
+    """The signed-in account; ``token`` only when a bearer token was asked for;
+    ``moderator`` when it may act on reports (docs/server.md, "Moderation")."""
 
     name: str
     token: str | None = None
+    moderator: bool = False
+    lang: str = Field(
+        "en",
+        description="the account's language (of its emails, and of the web client on a "
+        "device that has chosen none)",
+    )
 
 
-def _error(
+def api_error(
     status: int,
     code: str,
     message: str,
@@ -117,10 +133,10 @@ def _error(
     )
 
 
-async def _new_hash(password: str) -> str:
+async def new_hash(password: str) -> str:
     """The hash of a new password, or 422 when it is too short."""
     if len(password) < PASSWORD_MIN:
-        raise _error(
+        raise api_error(
             422,
             "password_short",
             f"a password has at least {PASSWORD_MIN} characters",
@@ -141,7 +157,7 @@ def _session_token(request: HTTPConnection) -> tuple[str | None, bool]:
 
 def _check_csrf(request: Request, from_cookie: bool) -> None:
     if from_cookie and request.method in _CHANGING and CSRF_HEADER.lower() not in request.headers:
-        raise _error(
+        raise api_error(
             403,
             "csrf",
             f"a request signed in by cookie must carry the {CSRF_HEADER} header",
@@ -156,6 +172,10 @@ async def optional_account(request: Request, hub: HubDep) -> Account | None:
     token, from_cookie = _session_token(request)
     if token is None:
         return None
+    if is_api_token(token):  # a bot's token is no person's session
+        raise api_error(
+            403, "api_token", "a personal API token works on the Bot API (/api/bot/…) only"
+        )
     _check_csrf(request, from_cookie)
     return await hub.storage.aread(lambda s: account_store.session_account(s, token))
 
@@ -167,7 +187,7 @@ async def socket_account(websocket: WebSocket, hub: Hub) -> Account | None:
     (its ``Origin`` names this host): another site cannot speak in a player's name.
     """
     token, from_cookie = _session_token(websocket)
-    if token is None:
+    if token is None or is_api_token(token):
         return None
     origin = websocket.headers.get("origin")
     if from_cookie and origin is not None and urlsplit(origin).netloc != websocket.url.netloc:
@@ -180,7 +200,7 @@ async def current_account(
 ) -> Account:
     """The signed-in account (a dependency), or 401."""
     if account is None:
-        raise _error(401, "signed_out", "sign in first")
+        raise api_error(401, "signed_out", "sign in first")
     return account
 
 
@@ -198,20 +218,25 @@ def login_limits(request: Request) -> LoginLimits:
     return limits
 
 
-def _require_header(request: Request) -> None:
+def require_header(request: Request) -> None:
     """The account routes' CSRF guard when no bearer token is used."""
     token, from_cookie = _session_token(request)
     _check_csrf(request, from_cookie or token is None)
 
 
 async def _signed_in(
-    request: Request, response: Response, hub: Hub, account: Account, bearer: bool
+    request: Request, response: Response, hub: Hub, account: Account, credentials: Credentials
 ) -> Me:
-    """Open a session for ``account``: a cookie, or the token in the answer."""
+    """Open a session for ``account``: a cookie, or the token in the answer (the
+    language sent, if any, becomes the account's language)."""
     token = new_session_token()
     await hub.storage.awrite(account_store.start_session(account.id, token))
-    if bearer:
-        return Me(name=account.name, token=token)
+    lang = account.lang
+    if credentials.lang is not None:
+        await hub.storage.awrite(recovery_store.set_lang(account.id, credentials.lang))
+        lang = credentials.lang
+    if credentials.bearer:
+        return Me(name=account.name, token=token, moderator=account.moderator, lang=lang)
     response.set_cookie(
         COOKIE,
         token,
@@ -221,7 +246,7 @@ async def _signed_in(
         secure=request.url.scheme == "https",
         path="/",
     )
-    return Me(name=account.name)
+    return Me(name=account.name, moderator=account.moderator, lang=lang)
 
 
 @router.post("/api/account/register", summary="Register", status_code=201)
@@ -231,37 +256,38 @@ async def register(
     """Create an account and sign in. The name is refused (422) when it is malformed,
     mixes alphabets, holds invisible characters or starts with Bot/Бот, and (409) when
     it or a name confusable with it is taken."""
-    _require_header(request)
+    require_header(request)
     try:
         name = check_name(credentials.name)
     except NameError_ as exc:
-        raise _error(
+        raise api_error(
             422, exc.code, exc.message, name=credentials.name, min=2, max=NAME_MAX
         ) from None
-    digest = await _new_hash(credentials.password)
+    digest = await new_hash(credentials.password)
     try:
         account = await hub.storage.awrite(account_store.create_account(name, digest))
     except NameTaken:
-        raise _error(409, "name_taken", f"the name {name!r} is taken", name=name) from None
+        raise api_error(409, "name_taken", f"the name {name!r} is taken", name=name) from None
     except IntegrityError:  # the unique indexes caught a concurrent registration
-        raise _error(409, "name_taken", f"the name {name!r} is taken", name=name) from None
-    return await _signed_in(request, response, hub, account, credentials.bearer)
+        raise api_error(409, "name_taken", f"the name {name!r} is taken", name=name) from None
+    return await _signed_in(request, response, hub, account, credentials)
 
 
 @router.post("/api/account/login", summary="Log in")
 async def login(request: Request, response: Response, credentials: Credentials, hub: HubDep) -> Me:
     """Sign in. A wrong password and an unknown name get the same answer (401) after
-    the same work; too many failures for a name from one address, or from an address,
-    get 429 with ``Retry-After`` and the wait in whole minutes. The delays grow with
-    each further failure; failures from elsewhere never hold a player up."""
-    _require_header(request)
+    the same work; a banned account, with its password, gets 403; too many failures
+    for a name from one address, or from an address, get 429 with ``Retry-After`` and
+    the wait in whole minutes. The delays grow with each further failure; failures from
+    elsewhere never hold a player up."""
+    require_header(request)
     limits = login_limits(request)
     address = request.client.host if request.client is not None else "unknown"
     wait = await limits.wait(credentials.name, address)
     if wait > 0:
         seconds = math.ceil(wait)
         minutes = math.ceil(seconds / 60)
-        raise _error(
+        raise api_error(
             429,
             "login_limited",
             f"too many failed logins: try again in {minutes} min",
@@ -274,9 +300,11 @@ async def login(request: Request, response: Response, credentials: Credentials, 
     ok = await asyncio.to_thread(verify_password, stored, credentials.password)
     if found is None or not ok:
         await limits.failed(credentials.name, address)
-        raise _error(401, "bad_login", "wrong user name or password")
+        raise api_error(401, "bad_login", "wrong user name or password")
     await limits.succeeded(credentials.name, address)
-    return await _signed_in(request, response, hub, found[0], credentials.bearer)
+    if found[0].banned:  # said only to whoever knows the password
+        raise api_error(403, "account_banned", "this account is banned")
+    return await _signed_in(request, response, hub, found[0], credentials)
 
 
 @router.post("/api/account/logout", summary="Log out", status_code=204)
@@ -301,19 +329,38 @@ async def session(
 ) -> Session:
     """The signed-in account, or ``account: null`` for a guest (always 200: the web
     client asks on every page, and a guest is not an error)."""
-    return Session(account=None if account is None else Me(name=account.name))
+    return Session(
+        account=None
+        if account is None
+        else Me(name=account.name, moderator=account.moderator, lang=account.lang)
+    )
 
 
 @router.get("/api/account", summary="Who is signed in")
 async def me(account: AccountDep) -> Me:
     """The signed-in account (401 when signed out)."""
-    return Me(name=account.name)
+    return Me(name=account.name, moderator=account.moderator, lang=account.lang)
 
 
-async def _check_password(hub: Hub, account: Account, password: str) -> None:
+class LangChoice(BaseModel):
+    """The language a player chose in the web client's menu."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lang: Lang
+
+
+@router.post("/api/account/lang", summary="Choose the account's language", status_code=204)
+async def choose_lang(choice: LangChoice, account: AccountDep, hub: HubDep) -> None:
+    """Make ``lang`` the account's language: its emails', and the one the web client
+    takes on a device that has not chosen one (docs/translating.md)."""
+    await hub.storage.awrite(recovery_store.set_lang(account.id, choice.lang))
+
+
+async def check_password(hub: Hub, account: Account, password: str) -> None:
     stored = await hub.storage.aread(lambda s: account_store.password_hash(s, account.id))
     if not await asyncio.to_thread(verify_password, stored, password):
-        raise _error(403, "bad_password", "the current password is wrong")
+        raise api_error(403, "bad_password", "the current password is wrong")
 
 
 @router.post("/api/account/password", summary="Change the password", status_code=204)
@@ -322,8 +369,8 @@ async def change_password(
 ) -> None:
     """Change the password (the current one proves it is you). Every other session of
     the account ends; this one stays signed in."""
-    await _check_password(hub, account, change.password)
-    digest = await _new_hash(change.new_password)
+    await check_password(hub, account, change.password)
+    digest = await new_hash(change.new_password)
     token, _ = _session_token(request)
     await hub.storage.awrite(account_store.set_password(account.id, digest, token or ""))
 
@@ -334,7 +381,7 @@ async def delete(
 ) -> None:
     """Delete the account, its sessions, ratings and rating history (the password
     proves it is you). Finished games keep their records; the name is free again."""
-    await _check_password(hub, account, proof.password)
+    await check_password(hub, account, proof.password)
     await hub.storage.awrite(account_store.delete_account(account.id))
     response.delete_cookie(COOKIE, path="/")
 
@@ -390,6 +437,9 @@ class Profile(BaseModel):
     since: str
     ratings: list[GameRating]
     finished: list[FinishedGame]
+    #: A bot account (docs/bot-api.md): its name carries the BOT mark; its ratings
+    #: with a bot at the table are in the pools ``<game>@bots``.
+    bot: bool = False
 
 
 @router.get("/api/players/{name}", summary="A player's profile")
@@ -400,5 +450,5 @@ async def player(
     latest finished games; 404 for a name no account has."""
     found = await hub.storage.aread(lambda s: account_store.profile(s, name))
     if found is None:
-        raise _error(404, "no_player", f"no player is called {name!r}", name=name)
+        raise api_error(404, "no_player", f"no player is called {name!r}", name=name)
     return Profile.model_validate(found)

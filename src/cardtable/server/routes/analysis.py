@@ -109,10 +109,12 @@ def _moves(record: dict[str, Any]) -> int:
 async def analysis_status(table_id: str, hub: HubDep, request: Request) -> dict[str, Any]:
     """The analysis's status, progress and (once done) result; ``none`` before any."""
     await _finished_game(hub, table_id)
+    # The job before the stored result: a job is dropped only after its result is
+    # stored, so a job that ends while storage is read is found there, never "none".
+    job = _runner(request).job(table_id)
     stored = await hub.storage.aread(load_analysis(table_id))
     if stored is not None:
         return stored_status(stored)
-    job = _runner(request).job(table_id)
     if job is not None:
         return job.status()
     return {"status": "none", "done": 0, "total": 0, "percent": 0, "error": None, "result": None}
@@ -135,12 +137,12 @@ async def start_analysis(
     """Start the analysis of a finished game (the module's text says who may and how
     often); its progress, or the stored result (200)."""
     row = await _finished_game(hub, table_id)
+    runner = _runner(request)
+    job = runner.job(table_id)  # before the stored result, as in analysis_status
     stored = await hub.storage.aread(load_analysis(table_id))
     if stored is not None:
         response.status_code = 200
         return stored_status(stored)
-    runner = _runner(request)
-    job = runner.job(table_id)
     if job is not None and job.running:
         percent = job.status()["percent"]
         raise _refuse(

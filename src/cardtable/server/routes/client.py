@@ -4,8 +4,8 @@ Nothing here decides a rule: hints come from the bots, replays and summaries fro
 games, so the browser never re-implements a rule and the server never branches on a
 game's name.
 
-- ``GET /api/rules/{game}?lang=en|uk`` — the rules page (docs/rules) as Markdown;
-- ``GET /api/messages?lang=en|uk`` — the engines' refusal messages in one language
+- ``GET /api/rules/{game}?lang=en|uk|…`` — the rules page (docs/rules) as Markdown;
+- ``GET /api/messages?lang=en|uk|…`` — the engines' refusal messages in one language
   (:func:`cardtable.messages.catalog_json`), from which the client says a refused
   move's ``message_id`` and ``params`` in the player's language;
 - ``POST /api/tables/{id}/hint`` — the bot's suggestion for a seat (its token proves it);
@@ -15,7 +15,8 @@ game's name.
   every move and the move's events, with every hand (the game is over: the record
   shows them all anyway);
 - ``GET /play/{id}``, ``/watch/{id}``, ``/replay/{id}``, ``/rules/{game}``, ``/signup``,
-  ``/signin``, ``/account``, ``/player/{name}``, ``/leaderboard``, ``/tutorial/{game}``
+  ``/signin``, ``/account``, ``/player/{name}``, ``/forgot``, ``/reset``,
+  ``/verify-email``, ``/moderation``, ``/moderation/log``, ``/leaderboard``, ``/tutorial/{game}``
   (each game with a tutorial) — the client's page, so its addresses (the invite links
   among them) can be opened and reloaded.
 """
@@ -33,6 +34,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
+from cardtable.catalogue import lang_pattern
 from cardtable.errors import CardtableError
 from cardtable.games.base import Game
 from cardtable.messages import catalog_json
@@ -80,7 +82,7 @@ class Rules(BaseModel):
 async def rules(
     game: str,
     hub: HubDep,
-    lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
+    lang: Annotated[str, Query(pattern=lang_pattern(), description="a language code")] = "en",
 ) -> Rules:
     """The rules of ``game`` as the project implements them (docs/rules), as Markdown."""
     if game not in hub.games:
@@ -94,7 +96,7 @@ async def rules(
 
 @router.get("/api/messages", summary="Refusal messages")
 async def messages(
-    lang: Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")] = "en",
+    lang: Annotated[str, Query(pattern=lang_pattern(), description="a language code")] = "en",
 ) -> dict[str, Any]:
     """Every refusal message of the engines in ``lang``: templates by message id and
     how the language writes ranks and suits (see :mod:`cardtable.messages`)."""
@@ -308,8 +310,18 @@ def pages(static_dir: Path | None) -> APIRouter:
 
     for path in ("/play/{table_id}", "/watch/{table_id}", "/replay/{table_id}", "/rules/{game}"):
         router.add_api_route(path, page, methods=["GET"])
-    # Accounts (static/js/account.js).
-    for path in ("/signup", "/signin", "/account", "/player/{name}"):
+    # Accounts (static/js/account.js), recovery (recover.js) and moderation (moderation.js).
+    for path in (
+        "/signup",
+        "/signin",
+        "/account",
+        "/player/{name}",
+        "/forgot",
+        "/reset",
+        "/verify-email",
+        "/moderation",
+        "/moderation/log",
+    ):
         router.add_api_route(path, page, methods=["GET"])
     router.add_api_route("/leaderboard", page, methods=["GET"])  # static/js/leaderboard.js
     for game in LESSONS:  # static/js/tutorial.js; another game's address is not found

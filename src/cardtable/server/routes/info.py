@@ -1,13 +1,18 @@
 """Routes about the server itself: health, the games it offers, the leaderboard, and the
-games' words (the glossary) for the web client."""
+games' words (the glossary) and the client's words (the catalogues) for the web client."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import Response
 
+from cardtable.catalogue import languages
+from cardtable.catalogue import words as catalogue_words
 from cardtable.glossary import glossary_js
 from cardtable.server.metrics import CONTENT_TYPE, Metrics
 from cardtable.server.protocol import Health, Leaderboard, OfferedGame, RatingEntry
@@ -85,6 +90,40 @@ async def glossary() -> Response:
         media_type="text/javascript; charset=utf-8",
         headers={"Cache-Control": "no-cache"},
     )
+
+
+@functools.cache
+def words_js() -> tuple[str, str]:
+    """The web client's words (the catalogues' ``web:`` ids) as an ES module, with its
+    ETag: ``export const WORDS = {"en": {...}, "uk": {...}};``, a plural message as the
+    list of its forms (in the order of the language's CLDR plural categories)."""
+    by_lang = {
+        lang: {
+            key: list(text) if isinstance(text, tuple) else text
+            for key, text in catalogue_words("web", lang).items()
+        }
+        for lang in languages()
+    }
+    text = json.dumps(by_lang, ensure_ascii=False, indent=1)
+    module = (
+        "// The web client's words, served from the catalogues (src/cardtable/locale,\n"
+        "// docs/translating.md): do not edit, edit those.\n"
+        f"export const WORDS = {text};\n"
+    )
+    return module, '"' + hashlib.sha256(module.encode()).hexdigest()[:32] + '"'
+
+
+@router.get(
+    "/js/words.js", summary="The web client's words", tags=["client"], include_in_schema=False
+)
+async def web_words(if_none_match: Annotated[str | None, Header()] = None) -> Response:
+    """Every language's words of the web client (:func:`words_js`), revalidated by ETag
+    so a browser downloads them again only when the catalogues changed."""
+    module, etag = words_js()
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if if_none_match == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(module, media_type="text/javascript; charset=utf-8", headers=headers)
 
 
 @router.get("/api/timing", summary="Time per move inside the server", tags=["server"])

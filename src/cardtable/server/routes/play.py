@@ -10,7 +10,7 @@ import time
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.server.core import refusal
-from cardtable.server.ownership import RECONNECT
+from cardtable.server.ownership import GO_TO_OWNER, RECONNECT
 from cardtable.server.routes.accounts import socket_account
 from cardtable.server.runtime import Hub
 from cardtable.server.timing import MoveTiming, is_move
@@ -39,6 +39,14 @@ async def play(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(code=RECONNECT)
             return
         if owner is not None and owner != cluster.me:
+            # A client that follows routes and asked for another process than the
+            # owner is sent to the owner's name once; asked for the owner's name (a
+            # proxy that does not route by it), it is relayed: never a loop.
+            asked = websocket.query_params.get("route")
+            route = await cluster.route_of(owner) if asked is not None else None
+            if route is not None and asked != route:
+                await websocket.close(code=GO_TO_OWNER, reason=route)
+                return
             await cluster.relay(websocket, table_id, owner, name)
             return
     live = await hub.reachable(table_id) if hub is not None else None

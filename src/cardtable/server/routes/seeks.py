@@ -40,6 +40,9 @@ def current_seeks(connection: HTTPConnection) -> Seeks:
     if seeks is None or seeks.hub is not hub:
         shared = getattr(connection.app.state, "shared", None)
         seeks = connection.app.state.seeks = Seeks(hub, shared=shared)
+        community = getattr(connection.app.state, "community", None)
+        if community is not None:  # correspondence games are timed by the community
+            seeks.on_correspondence = community.correspondence.begin
     return seeks
 
 
@@ -84,6 +87,7 @@ async def seek(request: SeekRequest, seeks: SeeksDep, who: WhoDep) -> SeekCreate
         TimeControl(round(tc.initial * 1000), round(tc.increment * 1000)) if tc else None,
         name,
         who.id if who is not None else None,
+        request.days,
     )
     return SeekCreated(**answer(seeks, made, status).model_dump(), secret=secret)
 

@@ -18,13 +18,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query
 from pydantic import BaseModel, Field
 
+from cardtable.catalogue import lang_pattern
 from cardtable.server.tutorial import NoLesson, lesson_json, lessons_of, try_move
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["tutorial"])
 
-Lang = Annotated[str, Query(pattern="^(en|uk)$", description="en or uk")]
+Lang = Annotated[str, Query(pattern=lang_pattern(), description="a language code")]
 #: Lesson numbers are small: anything longer is no lesson.
 LessonNumber = Annotated[int, Path(ge=1, le=99, description="The lesson, from 1.")]
 

@@ -10,7 +10,8 @@ Rules, as docs/server.md states them:
 
 * registration is open until the tournament finishes; after the start only when the
   organiser allows late joins (``late_join``): a late player is paired from the next
-  round on (earlier rounds count as not played);
+  round on (earlier rounds count as not played); a bot account only when the
+  organiser allows bot accounts (``bots``);
 * check-in opens ``checkin_seconds`` before the start (0: no check-in asked); at the
   start, players who did not check in are withdrawn;
 * a withdrawal (or a removal by the organiser) after the start takes effect from the
@@ -28,6 +29,7 @@ from typing import Any
 
 from cardtable.errors import BadOptions
 from cardtable.server.account_store import Account
+from cardtable.server.botapi.store import bots_among
 from cardtable.server.runtime import HubError
 from cardtable.server.tournaments import store
 from cardtable.server.tournaments.service import Tournaments, moment
@@ -169,6 +171,9 @@ async def register(
     invite = snap.row["invite_code"]
     if invite is not None and code != invite:
         raise refuse(403, "bad_code", "this tournament needs its invite code")
+    bot = await service.storage.aread(bots_among([account.id]))
+    if bot and not snap.settings.get("bots"):
+        raise refuse(403, "bots_not_allowed", "this tournament does not allow bot accounts")
     joined = snap.row["round"] + 1 if running else 1
     status = "checked_in" if running else "registered"
     mine = snap.player_of(account.id)

@@ -82,6 +82,7 @@ class CreateTournament(BaseModel):
     rated: bool = False
     access: Literal["open", "invite"] = "open"
     bots_allowed: bool = False
+    bots: bool = Field(default=False, description="Bot accounts may join (through the Bot API).")
     bot_level: Literal["easy", "medium", "hard"] = "medium"
     late_join: bool = True
     checkin_seconds: float = Field(
@@ -162,6 +163,7 @@ async def create(body: CreateTournament, account: AccountDep, service: ServiceDe
         "clock": body.clock.model_dump() if body.clock is not None else None,
         "rated": body.rated,
         "bots_allowed": body.bots_allowed,
+        "bots": body.bots,
         "bot_level": body.bot_level,
         "late_join": body.late_join,
         "checkin_seconds": body.checkin_seconds,

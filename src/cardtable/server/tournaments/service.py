@@ -44,7 +44,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -131,6 +131,9 @@ class Tournaments:
         #: Seats claimed from here: (table id, seat) — a claim is never undone.
         self.claimed: set[tuple[str, int]] = set()
         self._looking: set[asyncio.Task[None]] = set()
+        #: Awaited with each round (an arena's wave) just opened: the tournament's id
+        #: and name, the round, the accounts playing (the community's notices).
+        self.on_round: list[Callable[[str, str, int, list[str]], Awaitable[None]]] = []
         hub.on_finished.append(self._table_finished)
         across.install(hub, self.heard)
 
@@ -468,7 +471,22 @@ class Tournaments:
             return None
         # Made together: their inserts share commits.
         await asyncio.gather(*(self._make_table(snap, game, bots) for game in games))
+        await self._tell_round(snap, plan)
         return forfeit_at
+
+    async def _tell_round(self, snap: Snapshot, plan: RoundPlan) -> None:
+        """Tell :attr:`on_round`'s hearers that a round (a wave) started: the accounts
+        of the people seated in it (a hearer that fails is logged, nothing more)."""
+        number = plan.round
+        seated = {player for seats in plan.tables for player in seats}
+        accounts = [
+            p["account_id"] for p in snap.players if p["account_id"] and p["player"] in seated
+        ]
+        for hear in self.on_round:
+            try:
+                await hear(snap.id, str(snap.row["name"]), number, accounts)
+            except Exception:
+                log.exception("tournament %s: a hearer of round %d failed", snap.id, number)
 
     async def _make_table(self, snap: Snapshot, game: dict[str, Any], bots: dict[str, str]) -> None:
         """Create a game's table through the hub (once: its id was stored first)."""
@@ -570,6 +588,15 @@ class Tournaments:
     async def seat_of(self, snap: Snapshot, account: Account) -> dict[str, Any] | None:
         """The signed-in player's table in play (an arena's: in any wave), claimed for
         them now: ``{table_id, play_url}``; ``None`` when they have none."""
+        found = await self.claimed_seat(snap, account)
+        if found is None:
+            return None
+        table_id, _seat, token = found
+        return {"table_id": table_id, "play_url": play_url(table_id, token)}
+
+    async def claimed_seat(self, snap: Snapshot, account: Account) -> tuple[str, int, str] | None:
+        """:meth:`seat_of` as the table's id, the seat and its token (a bot account's
+        game in the Bot API), or ``None``."""
         player = snap.player_of(account.id)
         if player is None or snap.row["status"] != "running":
             return None
@@ -584,7 +611,7 @@ class Tournaments:
             token = str(secret["token"])
             if not await self._claim(game["table_id"], seat, name, account, token):
                 return None
-            return {"table_id": game["table_id"], "play_url": play_url(game["table_id"], token)}
+            return str(game["table_id"]), seat, token
         return None
 
     async def _claim(

@@ -20,6 +20,7 @@ from sqlalchemy import Table as Table_
 from sqlalchemy import insert, or_, select, update
 from sqlalchemy.orm import Session
 
+from cardtable.server.botapi.store import bots_among
 from cardtable.server.leases import Fence, Fenced
 from cardtable.server.models import TableRow
 from cardtable.server.tournaments.models import GameRow, PlayerRow, RoundRow, TournamentRow
@@ -51,12 +52,14 @@ def _row(obj: Any, columns: Sequence[str]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A tournament as stored: its row, players, rounds and games (dicts of columns)."""
+    """A tournament as stored: its row, players, rounds and games (dicts of columns),
+    and which of its players' accounts are bot accounts (marked BOT like its own bots)."""
 
     row: dict[str, Any]
     players: list[dict[str, Any]]
     rounds: list[dict[str, Any]]
     games: list[dict[str, Any]]
+    bot_accounts: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -81,10 +84,14 @@ class Snapshot:
                 order=p["order"],
                 joined=p["joined"],
                 left=p["left"],
-                bot=p["bot_level"] is not None,
+                bot=self.is_bot(p),
             )
             for p in self.players
         ]
+
+    def is_bot(self, player: dict[str, Any]) -> bool:
+        """Whether an entrant is a bot: the tournament's own, or a bot account."""
+        return player["bot_level"] is not None or player["account_id"] in self.bot_accounts
 
     def plans(self) -> list[RoundPlan]:
         """Every round's seating so far."""
@@ -168,6 +175,7 @@ def load(tournament_id: str) -> Callable[[Session], Snapshot | None]:
             [_row(p, _P_COLUMNS) for p in players],
             [_row(r, _R_COLUMNS) for r in rounds],
             [_row(g, _G_COLUMNS) for g in games],
+            frozenset(bots_among(p.account_id for p in players)(session)),
         )
 
     return run

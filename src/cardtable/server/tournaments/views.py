@@ -48,6 +48,7 @@ def summary(snap: Snapshot) -> dict[str, Any]:
         "players": sum(1 for p in snap.players if p["status"] in IN),
         "organiser": row["organiser"],
         "access": "invite" if row["invite_code"] is not None else "open",
+        "bots": bool(snap.settings.get("bots", False)),
     }
 
 
@@ -140,7 +141,7 @@ def detail(snap: Snapshot, now: float) -> dict[str, Any]:
         "players": [
             {
                 "name": p["player"],
-                "bot": p["bot_level"] is not None,
+                "bot": snap.is_bot(p),
                 "status": player_status(snap, p),
                 "joined": p["joined"],
             }
@@ -186,7 +187,7 @@ def export_csv(snap: Snapshot) -> str:
     record's address."""
     lines = table_standings(snap)
     breaks = list(lines[0].tiebreaks) if lines else []
-    bots = {p["player"] for p in snap.players if p["bot_level"] is not None}
+    bots = {p["player"] for p in snap.players if snap.is_bot(p)}
     games = games_of(snap)
     out = io.StringIO()
     writer = csv.writer(out)

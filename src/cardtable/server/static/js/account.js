@@ -6,12 +6,16 @@
 //   /player/NAME         a player's profile: ratings with their history, finished games
 
 import { api } from "./api.js";
+import { tokensSection } from "./apitokens.js";
 import { h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { chosenLang, setLang, t } from "./i18n.js";
 import { apiErrorText } from "./invites.js";
 import { navigate } from "./nav.js";
+import { emailSection, mailChoices } from "./recover.js";
+import { botBadge } from "./ratings.js";
+import { openReport } from "./report.js";
 
-let current = null; // {name} of the signed-in account, or null
+let current = null; // {name, moderator} of the signed-in account, or null
 let loaded = null; // the Promise of the first look-up
 const listeners = new Set();
 
@@ -26,7 +30,7 @@ export function loadSession() {
   return loaded;
 }
 
-/** The signed-in account ({name}) or null. */
+/** The signed-in account ({name, moderator}) or null. */
 export function signedIn() {
   return current;
 }
@@ -38,7 +42,9 @@ export function onSessionChange(fn) {
 }
 
 function setSession(me) {
-  current = me ? { name: me.name } : null;
+  current = me ? { name: me.name, moderator: Boolean(me.moderator) } : null;
+  // A device that has chosen no language takes the account's.
+  if (me?.lang && !chosenLang()) setLang(me.lang);
   for (const fn of listeners) fn(current);
   return current;
 }
@@ -88,6 +94,7 @@ export function showSignIn(main, mode) {
         t(signup ? "haveAccount" : "noAccount"),
       ),
     ),
+    signup ? null : h("p", {}, h("a", { href: "/forgot", "data-nav": "", "data-forgot-link": "" }, t("forgotLink"))),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -137,6 +144,9 @@ export function showAccount(main) {
           h("a", { href: `/player/${encodeURIComponent(me.name)}`, "data-nav": "" }, t("profile")),
         ),
         h("p", { class: "actions" }, logout),
+        emailSection(),
+        mailChoices(),
+        tokensSection(),
         passwordForm(),
         deleteForm(),
       ),
@@ -201,7 +211,7 @@ function deleteForm() {
 }
 
 /** A player's profile: per game the rating, counts and chart; finished games. */
-export function showProfile(main, name) {
+export function showProfile(main, name, actions = null) {
   document.title = `${name} · cardtable`;
   main.replaceChildren(h("p", {}, t("loading")));
   api
@@ -211,8 +221,12 @@ export function showProfile(main, name) {
         h(
           "section",
           { class: "panel profile", "data-profile": profile.name },
-          h("h1", {}, profile.name),
+          h("h1", {}, profile.name, profile.bot ? botBadge() : null),
           h("p", { class: "hint" }, t("memberSince", { date: new Date(profile.since).toLocaleDateString() })),
+          reportButton(profile.name),
+          // Follow, challenge, block (friends.js): given by the router, so this module
+          // needs not import the community's pages.
+          actions ? actions(profile.name) : null,
           h("h2", {}, t("ratings")),
           profile.ratings.length
             ? h("div", { class: "ratingcards" }, profile.ratings.map(ratingCard))
@@ -229,17 +243,30 @@ export function showProfile(main, name) {
     });
 }
 
+/** "Report" on another player's profile, for a signed-in reader (null otherwise). */
+function reportButton(name) {
+  const me = signedIn();
+  if (!me || me.name === name) return null;
+  return h("p", {}, h("button", { type: "button", class: "small", "data-report-player": name, onclick: () => openReport(name, { category: "name" }) }, t("report")));
+}
+
+/** A ratings pool's title: the game's, or the game's pool of games with a bot. */
+function gameTitle(pool) {
+  const [game, bots] = pool.split("@");
+  return bots ? t("botPool", { game: t(game) }) : t(game);
+}
+
 function ratingCard(rating) {
   const draws = rating.games - rating.wins - rating.losses;
   return h(
     "article",
     { class: "ratingcard", "data-game": rating.game },
-    h("h3", {}, t(rating.game)),
+    h("h3", {}, gameTitle(rating.game)),
     // One number, as the server shows it ("1562?" while provisional); μ and σ stay in the API.
     h("p", { class: "ordinal" }, h("strong", { "data-rating": rating.label, title: t("ratingTitle") }, rating.label)),
     h("p", {}, t("ratedGames", { n: rating.games }), " · ", t("winLoss", { wins: rating.wins, losses: rating.losses, draws })),
     // The line starts at a new player's rating, before the first rated game.
-    chart([rating.start, ...rating.history.map((p) => p.rating)], t("ratingChart", { game: t(rating.game) })),
+    chart([rating.start, ...rating.history.map((p) => p.rating)], t("ratingChart", { game: gameTitle(rating.game) })),
   );
 }
 

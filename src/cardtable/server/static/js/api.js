@@ -1,5 +1,7 @@
 // The server's HTTP API (see /docs), and the seats this browser holds.
 
+import { chosenLang, lang } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message, messageId = null, params = {}, problems = []) {
     super(message);
@@ -57,13 +59,31 @@ export const api = {
   // Accounts: the session is an HttpOnly cookie the server sets and clears.
   // Who is signed in: {account: {name} | null}; 200 for guests too, so no page logs an error.
   session: () => call("GET", "/api/session"),
-  register: (name, password) => call("POST", "/api/account/register", { name, password }),
-  login: (name, password) => call("POST", "/api/account/login", { name, password }),
+  // The page's language becomes the account's language; signing in on a device that
+  // has chosen none sends none, so the account's own comes back (account.js).
+  register: (name, password) => call("POST", "/api/account/register", { name, password, lang: lang() }),
+  login: (name, password) => call("POST", "/api/account/login", { name, password, lang: chosenLang() ?? undefined }),
+  chooseLang: (code) => call("POST", "/api/account/lang", { lang: code }),
   logout: () => call("POST", "/api/account/logout"),
   changePassword: (password, newPassword) =>
     call("POST", "/api/account/password", { password, new_password: newPassword }),
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  // The account's email address and recovery (recover.js): a link's token comes from
+  // the address's fragment (#…) of the page the emailed link opens.
+  email: () => call("GET", "/api/account/email"),
+  addEmail: (email, password) => call("POST", "/api/account/email", { email, password, lang: lang() }),
+  removeEmail: (password) => call("POST", "/api/account/email/remove", { password }),
+  verifyEmail: (token) => call("POST", "/api/account/email/verify", { token }),
+  recover: (who) => call("POST", "/api/account/recover", { who }),
+  resetPassword: (token, newPassword) =>
+    call("POST", "/api/account/reset", { token, new_password: newPassword }),
+  // Moderation (report.js, moderation.js): a report of a player, and the moderators' own.
+  report: (body) => call("POST", "/api/reports", body),
+  reports: (status = "open") => call("GET", `/api/moderation/reports?status=${status}`),
+  moderate: (body) => call("POST", "/api/moderation/actions", body),
+  moderationLog: () => call("GET", "/api/moderation/log"),
+  fairplay: (name, game) => call("GET", `/api/moderation/fairplay/${encodeURIComponent(name)}?game=${game}`),
   games: () => call("GET", "/api/games"),
   // The best-rated players of a game (settled first), each with the shown rating.
   leaderboard: (game, limit = 100) => call("GET", `/api/ratings?game=${encodeURIComponent(game)}&limit=${limit}`),
@@ -109,6 +129,26 @@ export const api = {
     call("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, body),
   // The signed-in player's table to go to now: {next: null | {tournament_id, name, table_id, play_url}}.
   myTournamentTable: () => call("GET", "/api/tournaments/me"),
+  // The community (friends.js, notices.js): follows, blocks, challenges, notices.
+  tokens: () => call("GET", "/api/account/tokens"),
+  makeToken: (name, scopes) => call("POST", "/api/account/tokens", { name, scopes }),
+  revokeToken: (id) => call("DELETE", `/api/account/tokens/${encodeURIComponent(id)}`),
+  friends: () => call("GET", "/api/friends"),
+  follow: (name) => call("POST", `/api/friends/${encodeURIComponent(name)}`),
+  unfollow: (name) => call("DELETE", `/api/friends/${encodeURIComponent(name)}`),
+  block: (name) => call("POST", `/api/blocks/${encodeURIComponent(name)}`),
+  unblock: (name) => call("DELETE", `/api/blocks/${encodeURIComponent(name)}`),
+  relation: (name) => call("GET", `/api/players/${encodeURIComponent(name)}/relation`),
+  challenge: (request) => call("POST", "/api/challenges", request),
+  challenges: () => call("GET", "/api/challenges"),
+  challengeOf: (id) => call("GET", `/api/challenges/${encodeURIComponent(id)}`),
+  answerChallenge: (id, answer) => call("POST", `/api/challenges/${encodeURIComponent(id)}/${answer}`),
+  correspondence: () => call("GET", "/api/correspondence"),
+  notices: () => call("GET", "/api/notices"),
+  readNotices: (upTo = null) => call("POST", "/api/notices/read", { up_to: upTo }),
+  mailChoices: () => call("GET", "/api/notices/mail"),
+  setMailChoices: (chosen) => call("PUT", "/api/notices/mail", chosen),
+  sendInvite: (name, table, invite) => call("POST", "/api/invites/send", { name, table, invite }),
   tournamentExportUrl: (id, kind) => `/api/tournaments/${encodeURIComponent(id)}/export.${kind}`,
 };
 

@@ -3,9 +3,12 @@
 // wrote each line; this shows every name and text as text (textContent, never HTML).
 // A switch hides the chat (remembered in localStorage, "cardtable.chat.hidden"), and
 // anyone may mute another writer at this table ("cardtable.chat.muted.<table id>").
+// A signed-in reader may report a signed-in writer's line to the moderators (report.js).
 
+import { signedIn } from "./account.js";
 import { h } from "./dom.js";
 import { playerName, t } from "./i18n.js";
+import { openReport } from "./report.js";
 
 const HIDDEN_KEY = "cardtable.chat.hidden";
 /** The server's limit (cardtable/server/chat.py); longer lines are refused there too. */
@@ -144,6 +147,13 @@ export class ChatPanel {
     this.render();
   }
 
+  /** "report": the line, its table and number go to the moderators with the report. */
+  reportButton(line, name) {
+    const label = t("chatReport", { name });
+    const about = { category: "chat", table: this.tableId, line: line.number, text: line.text };
+    return h("button", { type: "button", class: "link chatreport", title: label, "aria-label": label, onclick: () => openReport(line.name, about) }, t("chatReportShort"));
+  }
+
   render() {
     const shown = this.lines.filter((line) => !this.muted.has(writerKey(line)));
     const items = shown.map((line) => {
@@ -157,6 +167,7 @@ export class ChatPanel {
         h("strong", { class: "chatname" }, name),
         h("span", { class: "chattext" }, line.text),
         own ? null : h("button", { type: "button", class: "link chatmute", title: t("chatMute", { name }), "aria-label": t("chatMute", { name }), onclick: () => this.mute(line) }, t("chatMuteShort")),
+        own || !line.signed_in || !signedIn() ? null : this.reportButton(line, name),
       );
     });
     if (!items.length) items.push(h("li", { class: "chatline none" }, t("chatEmpty")));

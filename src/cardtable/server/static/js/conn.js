@@ -8,6 +8,9 @@ const PING_MS = 20000;
 const SILENCE_MS = 45000;
 /** Close code "service restart" (1012): reconnect at once, to any server process. */
 const RECONNECT_CODE = 1012;
+/** Close code "go to the owner" (4307): come back at once with ?route= the close's reason,
+ * the name of the process that owns the table, which the proxy sends the socket to. */
+const GO_TO_OWNER_CODE = 4307;
 
 export class TableConnection {
   /**
@@ -27,6 +30,9 @@ export class TableConnection {
     this.stopped = false;
     this.lastHeard = Date.now();
     this.ws = null;
+    /** The table's owner's route name ("" until a server names it): asking for it lets
+     * a proxy send the socket straight to the owner instead of a relaying process. */
+    this.route = "";
     this.pingTimer = null;
     this.retryTimer = null;
     this.onOnline = () => this.reconnectNow();
@@ -36,7 +42,8 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    const path = `/ws/tables/${encodeURIComponent(this.tableId)}`;
+    return `${scheme}://${location.host}${path}?route=${encodeURIComponent(this.route)}`;
   }
 
   open() {
@@ -48,7 +55,7 @@ export class TableConnection {
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", (event) => this.closed(ws, event.code));
+    ws.addEventListener("close", (event) => this.closed(ws, event.code, event.reason));
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => this.heartbeat(), PING_MS / 4);
   }
@@ -63,14 +70,25 @@ export class TableConnection {
     }
   }
 
-  closed(ws, code) {
+  /**
+   * @param {WebSocket} ws
+   * @param {number} code
+   * @param {string} reason
+   */
+  closed(ws, code, reason) {
     if (ws !== this.ws || this.stopped) return;
     clearInterval(this.pingTimer);
     if (code === 4404) {
       this.handlers.onStatus("gone", 0);
       return;
     }
+    if (code === GO_TO_OWNER_CODE && reason && reason !== this.route) {
+      this.route = reason; // once per owner: the server never sends a socket to its own name
+      this.open();
+      return;
+    }
     if (code === RECONNECT_CODE) {
+      this.route = ""; // the table moved or its owner stops: the next owner is named anew
       // The server process is restarting or the table moved to another process: come
       // back at once (with a little jitter so a whole server's clients do not arrive
       // together); the unanswered move is resent with its id after the welcome.

@@ -33,9 +33,10 @@ async function copyText(text, input) {
 /**
  * The list of invites: per open seat its link, Copy, Share (when navigator.share exists,
  * e.g. on phones) and, for a creator without a seat yet, "Take seat n".
- * `invites` are the API's {seat, code, link}; `game` names the table in a shared text.
+ * `invites` are the API's {seat, code, link}; `game` names the table in a shared text;
+ * `friends` (a signed-in player) adds "Send to a friend" with the players they follow.
  */
-export function inviteList(tableId, game, invites, { take = true } = {}) {
+export function inviteList(tableId, game, invites, { take = true, friends = false } = {}) {
   const items = invites.map((invite) => {
     const url = new URL(invite.link, location.origin).href;
     const label = t("inviteFor", { n: invite.seat + 1 });
@@ -71,9 +72,35 @@ export function inviteList(tableId, game, invites, { take = true } = {}) {
       h("span", { class: "invite-label" }, label),
       input,
       h("span", { class: "invite-actions" }, buttons),
+      friends ? toFriend(tableId, invite) : null,
     );
   });
   return h("ul", { class: "invites" }, items);
+}
+
+/** Send a seat's invite to a player you follow: a notice on their pages (the bell). */
+function toFriend(tableId, invite) {
+  const pick = h("select", { name: "friend", "aria-label": t("inviteFriend") });
+  const send = h("button", { type: "button", class: "small", "data-action": "invite-friend", disabled: true }, t("inviteFriend"));
+  const box = h("span", { class: "invite-friend", hidden: true }, pick, send);
+  api
+    .friends()
+    .then((friends) => {
+      if (!friends.following.length) return;
+      pick.replaceChildren(...friends.following.map((f) => h("option", { value: f.name }, f.name)));
+      send.disabled = false;
+      box.hidden = false;
+    })
+    .catch(() => {}); // no friends list: the link is still there to copy
+  send.addEventListener("click", async () => {
+    try {
+      await api.sendInvite(pick.value, tableId, invite.code);
+      toast(t("inviteSent", { name: pick.value }), "info");
+    } catch (err) {
+      toast(await apiErrorText(err));
+    }
+  });
+  return box;
 }
 
 async function takeSeat(tableId, invite) {
@@ -90,9 +117,10 @@ async function takeSeat(tableId, invite) {
 /**
  * The waiting page's invite panel. For the table's creator (this browser holds its host
  * token) it shows every open seat's invite until the seat is taken; for anyone else
- * nothing (the status line says the table waits). `update(state)` after every state.
+ * nothing (the status line says the table waits); `friends` (signed in) adds "Send to
+ * a friend". `update(state)` after every state.
  */
-export function waitingInvites(tableId, mine) {
+export function waitingInvites(tableId, mine, friends = false) {
   const el = h("section", { class: "panel waitinvites", hidden: true, "aria-labelledby": "invites-h" });
   const host = hostToken(tableId);
   let invites = null; // the server's answer, fetched once per page
@@ -109,7 +137,7 @@ export function waitingInvites(tableId, mine) {
     el.replaceChildren(
       h("h2", { id: "invites-h" }, t("inviteHeading")),
       h("p", { class: "note" }, t("inviteHelp")),
-      inviteList(tableId, state.game, shown, { take: !mine }),
+      inviteList(tableId, state.game, shown, { take: !mine, friends }),
     );
     el.hidden = false;
   }

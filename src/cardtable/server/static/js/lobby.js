@@ -274,7 +274,7 @@ function showInvites(created, answer) {
   created.replaceChildren(
     h("h3", {}, `${t(table.game)} ${table.id}: ${t("invites")}`),
     answer.invites.length ? h("p", { class: "note" }, t("inviteHelp")) : null,
-    inviteList(table.id, table.game, answer.invites),
+    inviteList(table.id, table.game, answer.invites, { friends: Boolean(signedIn()) }),
     h("a", { href: `/watch/${table.id}`, "data-nav": "", class: "button" }, t("watch")),
   );
   const first = created.querySelector("button[data-seat]");

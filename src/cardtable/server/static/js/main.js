@@ -9,18 +9,28 @@
 //   /account             change the password, delete the account, sign out
 //   /player/NAME         a player's profile
 //   /leaderboard[?game=] the best-rated players of a game (leaderboard.js)
+//   /forgot, /reset#T, /verify-email#T  a forgotten password, an emailed link (recover.js)
+//   /moderation, /moderation/log  the moderators' reports and log (moderation.js)
 //   /tournaments         tournaments: upcoming, running, finished; create one
 //   /tournament/ID[?code=X]  a tournament: register, standings, rounds, your table
+//   /friends             whom you follow (online, at which table), challenges, blocks
+//   /notices             your notices (the header's bell)
+//   /games               your correspondence games, your turn first (the header's badge)
 //   /offline.html        the service worker's offline page (sw.js), static
 //   anything else        "page not found" (the server answers such addresses with 404)
 
 import { loadSession, onSessionChange, showAccount, showProfile, showSignIn, signedIn } from "./account.js";
+import { api } from "./api.js";
 import { h } from "./dom.js";
-import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { profileActions, showFriends } from "./friends.js";
+import { LANGS, lang, langName, onLangChange, setLang, t } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showMissing } from "./missing.js";
+import { showModeration, showModerationLog } from "./moderation.js";
 import { navigate, setRouter } from "./nav.js";
+import { showForgot, showReset, showVerify } from "./recover.js";
+import { noticeCorner, showGames, showNotices, startNotices } from "./notices.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { startSendoff, takeSeatFromAddress } from "./sendoff.js";
@@ -58,13 +68,29 @@ function route() {
   } else if (path === "/account") {
     showAccount(main);
   } else if ((match = path.match(/^\/player\/([^/]+)$/))) {
-    showProfile(main, decodeURIComponent(match[1]));
+    showProfile(main, decodeURIComponent(match[1]), profileActions);
+  } else if (path === "/forgot") {
+    showForgot(main);
+  } else if (path === "/reset") {
+    showReset(main);
+  } else if (path === "/verify-email") {
+    showVerify(main);
+  } else if (path === "/moderation") {
+    showModeration(main);
+  } else if (path === "/moderation/log") {
+    showModerationLog(main);
   } else if (path === "/leaderboard") {
     leave = showLeaderboard(main, params.get("game"));
   } else if (path === "/tournaments") {
     leave = showTournaments(main);
   } else if ((match = path.match(/^\/tournament\/([\w-]+)$/))) {
     leave = showTournament(main, match[1], { code: params.get("code") });
+  } else if (path === "/friends") {
+    leave = showFriends(main);
+  } else if (path === "/notices") {
+    leave = showNotices(main);
+  } else if (path === "/games") {
+    leave = showGames(main);
   } else if (path === "/" || path === "/index.html") {
     leave = showLobby(main);
   } else {
@@ -73,8 +99,6 @@ function route() {
   renderHeader();
 }
 
-/** Each language's name in itself, in full and in two letters. */
-const LANG_NAMES = { en: ["English", "EN"], uk: ["Українська", "УК"] };
 
 function renderHeader() {
   const header = document.getElementById("header");
@@ -92,12 +116,16 @@ function renderHeader() {
           class: "lang",
           "aria-pressed": code === lang() ? "true" : "false",
           "data-lang": code,
-          "aria-label": LANG_NAMES[code][0],
-          onclick: () => setLang(code),
+          "aria-label": langName(code),
+          onclick: () => {
+            setLang(code);
+            // Signed in, the choice is the account's too (for its other devices).
+            if (signedIn()) api.chooseLang(code).catch(() => {});
+          },
         },
         // The language's own name; on a phone its two letters (app.css).
-        h("span", { class: "full" }, LANG_NAMES[code][0]),
-        h("span", { class: "short", "aria-hidden": "true" }, LANG_NAMES[code][1]),
+        h("span", { class: "full" }, langName(code)),
+        h("span", { class: "short", "aria-hidden": "true" }, langName(code, true)),
       ),
     ),
   );
@@ -114,6 +142,7 @@ function renderHeader() {
         { "aria-label": "main" },
         link("/", t("navLobby")),
         link("/tournaments", t("navTournaments")),
+        signedIn() ? link("/friends", t("navFriends")) : null,
         link("/rules/candidate", `${t("navRules")}: ${t("candidate")}`),
         link("/rules/spy", `${t("navRules")}: ${t("spy")}`),
       ),
@@ -129,6 +158,8 @@ function whoIsIn(link) {
   return h(
     "div",
     { class: "signedin", "data-who": me ? me.name : "" },
+    me && me.moderator ? link("/moderation", t("navModeration")) : null,
+    noticeCorner(),
     me ? link("/account", t("signedInAs", { name: me.name })) : link("/signin", t("signIn")),
     me ? null : link("/signup", t("signUp")),
   );
@@ -150,6 +181,7 @@ onSessionChange(() => renderHeader());
 loadSession().finally(() => {
   route();
   startSendoff();
+  startNotices();
 });
 
 // The service worker (sw.js) makes the site installable on a phone's home screen and

@@ -11,11 +11,14 @@ import { t } from "./i18n.js";
 const profiles = new Map();
 /** name → ratings by game, once fetched. */
 const known = new Map();
+/** The names fetched that are bot accounts (docs/bot-api.md): they carry a BOT mark. */
+const bots = new Set();
 
 /** Forget what was fetched (a page that shows ratings starts afresh: games end). */
 export function forgetRatings() {
   profiles.clear();
   known.clear();
+  bots.clear();
 }
 
 /**
@@ -35,7 +38,10 @@ export function ratingLabel(name, game, loaded) {
   if (!profiles.has(name)) {
     const asked = api
       .player(name)
-      .then((profile) => Object.fromEntries(profile.ratings.map((r) => [r.game, r])))
+      .then((profile) => {
+        if (profile.bot) bots.add(name);
+        return Object.fromEntries(profile.ratings.map((r) => [r.game, r]));
+      })
       .catch(() => ({}))
       .then((byGame) => {
         known.set(name, byGame);
@@ -57,6 +63,12 @@ export function ratingLabel(name, game, loaded) {
 export function ratingBadge(who, game, loaded) {
   if (!who.signed_in || !who.name) return null;
   const label = ratingLabel(who.name, game, loaded);
+  if (bots.has(who.name)) return botBadge();
   if (!label) return null;
   return h("span", { class: "ratingbadge", "data-rating": label, title: t("ratingTitle") }, label);
+}
+
+/** The BOT mark of a bot account's name (docs/bot-api.md). */
+export function botBadge() {
+  return h("span", { class: "botbadge", "data-bot": "", title: t("botTitle") }, t("botMark"));
 }

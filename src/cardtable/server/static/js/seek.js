@@ -21,10 +21,15 @@ export const CLOCKS = {
   "15+10": { initial: 900, increment: 10 },
 };
 
+/** Days per move a signed-in player may wait for (a correspondence game of Candidate). */
+const DAYS = { d1: 1, d2: 2, d3: 3, d7: 7 };
+
 const POLL_MS = 1000;
 
-/** A clock in a few words: "5+5" (minutes + seconds per move), or "no clock". */
-export function timeControlText(tc) {
+/** A clock in a few words: "5+5" (minutes + seconds per move), days per move, or
+ * "no clock". */
+export function timeControlText(tc, days = null) {
+  if (days) return t("chDays", { n: days });
   return tc ? `${tc.initial / 60}+${tc.increment}` : t("seekNoClock");
 }
 
@@ -42,7 +47,17 @@ export function playNow() {
     "select",
     { name: "seek-clock", id: "seek-clock" },
     Object.entries(CLOCKS).map(([key, tc]) => h("option", { value: key }, timeControlText(tc))),
+    // A correspondence game: signed-in players, a game played by turns.
+    me ? Object.entries(DAYS).map(([key, n]) => h("option", { value: key, "data-days": n }, timeControlText(null, n))) : [],
   );
+  const daysFit = () => {
+    for (const option of /** @type {HTMLSelectElement} */ (clock).options) {
+      if (option.dataset.days) option.disabled = game.value === "spy";
+    }
+    if (/** @type {HTMLSelectElement} */ (clock).selectedOptions[0]?.disabled) clock.value = "none";
+  };
+  game.addEventListener("change", daysFit);
+  daysFit();
   const rated = h("input", { type: "checkbox", name: "seek-rated", disabled: !me });
   const name = me
     ? null
@@ -65,7 +80,8 @@ export function playNow() {
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    start({ game: game.value, rated: rated.checked, time_control: CLOCKS[clock.value] });
+    const days = DAYS[clock.value] || null;
+    start({ game: game.value, rated: rated.checked, time_control: days ? null : CLOCKS[clock.value], days });
   });
 
   async function start(request) {
@@ -121,7 +137,7 @@ export function playNow() {
       h(
         "p",
         { class: "seekline", "data-seek": seek.id },
-        h("strong", {}, `${t(seek.game)} · ${timeControlText(seek.time_control)}${seek.rated ? ` · ${t("rated")}` : ""}`),
+        h("strong", {}, `${t(seek.game)} · ${timeControlText(seek.time_control, seek.days)}${seek.rated ? ` · ${t("rated")}` : ""}`),
         " ",
         answer.starts_in !== null
           ? t("seekStarting", { n: answer.in_queue, s: Math.ceil(answer.starts_in) })
@@ -205,7 +221,7 @@ export function playNow() {
                 { class: "tablerow", "data-seek": s.id },
                 h("strong", {}, t(s.game)),
                 " ",
-                h("span", {}, timeControlText(s.time_control)),
+                h("span", {}, timeControlText(s.time_control, s.days)),
                 s.rated ? h("span", { class: "status playing" }, t("rated")) : null,
                 h("span", { class: "who" }, s.name, s.signed_in ? ` (${t("seatAccount")})` : s.guest ? ` (${t("seatGuest")})` : "", " ", ratingBadge(s, s.game, () => show(shownSeeks))),
                 h(
@@ -215,8 +231,8 @@ export function playNow() {
                     "button",
                     {
                       type: "button",
-                      disabled: Boolean(mine) || (s.rated && !me),
-                      onclick: () => start({ game: s.game, rated: s.rated, time_control: s.time_control }),
+                      disabled: Boolean(mine) || ((s.rated || Boolean(s.days)) && !me),
+                      onclick: () => start({ game: s.game, rated: s.rated, time_control: s.time_control, days: s.days }),
                     },
                     t("seekJoin"),
                   ),

@@ -34,12 +34,17 @@ export function showTable(main, tableId, { invite, watch }) {
     stop();
     tableGone(main, tableId);
   };
-  api.table(tableId).catch((err) => {
-    if (err.status === 404) missing();
+  // Settles true when the server has no such table: that page wins over the invite's own.
+  const tableMissing = api.table(tableId).then(
+    () => false,
+    (err) => err.status === 404,
+  );
+  tableMissing.then((yes) => {
+    if (yes) missing();
   });
   const mine = watch ? null : savedSeat(tableId);
   if (!watch && !mine && invite) {
-    joinForm(main, tableId, invite, (seat) => {
+    joinForm(main, tableId, invite, tableMissing, (seat) => {
       history.replaceState(null, "", `/play/${tableId}`);
       stop = play(main, tableId, seat, missing);
     });
@@ -59,7 +64,7 @@ async function tableGone(main, tableId) {
   }
 }
 
-function joinForm(main, tableId, invite, done) {
+function joinForm(main, tableId, invite, tableMissing, done) {
   // A signed-in player sits under the account's name (the server uses it anyway).
   const me = signedIn();
   const about = h("div", { class: "invitecontext", id: "join-context", "aria-live": "polite" });
@@ -79,9 +84,10 @@ function joinForm(main, tableId, invite, done) {
   // An invite that is used or unknown says so instead of the form.
   api
     .code(invite)
-    .then((found) => {
+    .then(async (found) => {
       const info = found.table;
       if (found.target !== "invite" || info.id !== tableId) {
+        if (await tableMissing) return;
         showMissing(main, t("inviteUnknown"), t("inviteOtherTable"));
         return;
       }
@@ -106,6 +112,7 @@ function joinForm(main, tableId, invite, done) {
     })
     .catch(async (err) => {
       const used = err instanceof ApiError && err.status === 409;
+      if (!used && (await tableMissing)) return;
       showMissing(main, t(used ? "inviteUsed" : "inviteUnknown"), used ? t("inviteUsedText") : await apiErrorText(err));
     });
   form.addEventListener("submit", async (event) => {
@@ -138,7 +145,7 @@ function play(main, tableId, mine, missing) {
   const boardHolder = h("div", { class: "boardholder" });
   const result = h("section", { class: "result", hidden: true, "aria-live": "polite" });
   const pausePanel = h("section", { class: "pausepanel", hidden: true, "aria-labelledby": "pause-h" });
-  const waiting = waitingInvites(tableId, mine);
+  const waiting = waitingInvites(tableId, mine, Boolean(signedIn()));
   const next = nextGame(tableId, mine);
   // Said plainly when a run-out clock made a move: whose, which, and what happens next.
   const clockNote = h("p", { class: "banner warn clocknote", role: "alert", hidden: true });

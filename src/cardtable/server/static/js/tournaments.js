@@ -27,7 +27,7 @@ export function whenText(iso) {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(lang() === "uk" ? "uk-UA" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  return date.toLocaleString(lang() === "en" ? "en-GB" : lang(), { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** "1:02:03" or "4:05" for a number of seconds (none below zero). */
@@ -167,6 +167,7 @@ function createForm() {
   const rated = h("input", { type: "checkbox", name: "rated", checked: true });
   const access = h("select", { name: "access" }, h("option", { value: "open" }, t("tnAccessOpen")), h("option", { value: "invite" }, t("tnAccessInvite")));
   const bots = h("input", { type: "checkbox", name: "bots_allowed" });
+  const botAccounts = h("input", { type: "checkbox", name: "bots" });
   const startIn = h("input", { type: "number", name: "start_in", min: 0, max: 10080, value: 10 });
   const startsAt = h("input", { type: "datetime-local", name: "starts_at", value: localInputValue(60) });
   const whenIn = h("input", { type: "radio", name: "when", value: "in", checked: true });
@@ -221,6 +222,7 @@ function createForm() {
     h("label", { class: "check" }, rated, t("rated")),
     h("div", { class: "formrow" }, field(t("tnAccess"), access)),
     h("label", { class: "check" }, bots, t("tnBotsAllowed")),
+    h("label", { class: "check" }, botAccounts, t("tnBotAccounts")),
     h(
       "fieldset",
       { class: "when" },
@@ -248,6 +250,7 @@ function createForm() {
       rated: rated.checked,
       access: access.value,
       bots_allowed: bots.checked,
+      bots: botAccounts.checked,
     };
     if (arena) request.minutes = Number(minutes.value);
     else {
