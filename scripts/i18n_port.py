@@ -339,9 +339,35 @@ def merge(entries: dict[str, Entry], tables: list[Entry], base: list[Entry]) -> 
     return touched
 
 
+class _Catalog(Catalog):
+    """A catalogue whose header names no Babel version, so the files do not change
+    with the Babel that writes them."""
+
+    def _get_mime_headers(self) -> list[tuple[str, str]]:
+        headers = super()._get_mime_headers()
+        return [(k, "Babel\n" if k == "Generated-By" else v) for k, v in headers]
+
+    mime_headers = property(_get_mime_headers, Catalog._set_mime_headers)
+
+
+def plural_rule(lang: str) -> tuple[int, str] | None:
+    """The plural rule a language's catalogue already has (its count of forms and its
+    expression), or None for a new catalogue, which takes the rule Babel writes.
+
+    The rule stays as the catalogue has it: Babel's releases write equal rules in
+    different words (CLDR's and gettext's), and the forms' order must not move under
+    the translations. A test checks every rule against CLDR's categories."""
+    path = po_path(lang)
+    if not path.exists():
+        return None
+    with path.open("rb") as file:
+        catalog = read_po(file, locale=lang)
+    return catalog.num_plurals, catalog.plural_expr
+
+
 def catalogue(lang: str | None, entries: dict[str, Entry]) -> Catalog:
     """The catalogue of ``lang`` (the template, without translations, for None)."""
-    catalog = Catalog(
+    catalog = _Catalog(
         locale=lang,
         domain=DOMAIN,
         project="cardtable",
@@ -355,6 +381,10 @@ def catalogue(lang: str | None, entries: dict[str, Entry]) -> Catalog:
         header_comment=_HEADER,
         fuzzy=False,
     )
+    rule = plural_rule(lang) if lang is not None else None
+    if rule is not None:
+        count, expression = rule
+        catalog.mime_headers = [("Plural-Forms", f"nplurals={count}; plural={expression};")]
     for entry in entries.values():
         english = entry.texts["en"]
         string: Text = "" if lang is None else entry.texts.get(lang, "")
