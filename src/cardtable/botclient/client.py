@@ -19,7 +19,7 @@ import contextlib
 import json
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ import httpx
 
 from cardtable.botclient.players import Roster, SeatPlayer
 
-__all__ = ["BotClient", "Limits", "Revoked"]
+__all__ = ["BotClient", "Limits", "Patient", "Revoked"]
 
 log = logging.getLogger("cardtable.connect")
 
@@ -38,6 +38,42 @@ BACKOFF = (1.0, 30.0)
 
 class Revoked(Exception):
     """The server refused the token (revoked, unknown): the client stops."""
+
+
+class Patient(httpx.AsyncBaseTransport):
+    """A transport that waits out the server's rate limit: a ``429`` answer is sent
+    again after its ``Retry-After`` seconds, so a bot that moves faster than its
+    token's limit allows (a run of forced passes, say) slows down instead of losing
+    the move. Every request of the client goes through it, streams included."""
+
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.inner = inner
+        self.sleep = sleep  # a test's own, to see the waits without waiting
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        while True:
+            response = await self.inner.handle_async_request(request)
+            if response.status_code != 429:
+                return response
+            await response.aclose()
+            wait = retry_after(response.headers.get("Retry-After"))
+            log.info("%s %s: rate limited, again in %g s", request.method, request.url.path, wait)
+            await self.sleep(wait)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def retry_after(header: str | None) -> float:
+    """The seconds a ``Retry-After`` header asks for (1 when it names none)."""
+    try:
+        return max(0.1, float(header)) if header is not None else 1.0
+    except ValueError:
+        return 1.0
 
 
 @dataclass(frozen=True)
@@ -101,7 +137,7 @@ class BotClient:
             base_url=self.server,
             headers={"Authorization": f"Bearer {token}"},
             timeout=httpx.Timeout(30.0, read=None),
-            transport=transport,
+            transport=Patient(transport or httpx.AsyncHTTPTransport()),
         )
         #: The games being played, by table id.
         self.games: dict[str, asyncio.Task[None]] = {}
