@@ -82,6 +82,25 @@ def test_a_bot_account_joins_only_where_bots_are_allowed(server: ServerThread) -
     }
 
 
+def test_a_bot_account_withdraws_through_the_bot_api(server: ServerThread) -> None:
+    """The bot's own withdraw route takes it off an upcoming tournament's list, as a
+    person's withdraw does; withdrawing again, or from nothing, says why."""
+    org = Person(server.base, "Withdrawal Host")
+    tid = _swiss(org, bots=True)
+    bot = Bot(server.base, "Leaving Engine")
+    bot.call("POST", f"/api/bot/tournament/{tid}/join", 200)
+    answer = bot.call("POST", f"/api/bot/tournament/{tid}/withdraw", 200)
+    assert answer == {"tournament": tid, "registered": False}
+    players = org.call("GET", f"/api/tournaments/{tid}", 200)["players"]
+    assert [p["status"] for p in players if p["name"] == "Leaving Engine"] in ([], ["withdrawn"])
+    bot.refused("POST", f"/api/bot/tournament/{tid}/withdraw", 409, "not_registered")
+    bot.refused("POST", "/api/bot/tournament/nosuchthing/withdraw", 404, "no_tournament")
+    # Joining again after a withdrawal is allowed before the start.
+    assert bot.call("POST", f"/api/bot/tournament/{tid}/join", 200)["registered"] is True
+    person = Bot(server.base, "Withdrawing Person", upgrade=False)
+    person.refused("POST", f"/api/bot/tournament/{tid}/withdraw", 403, "not_bot")
+
+
 def test_two_bot_accounts_play_their_round_through_connect(
     server: ServerThread, tmp_path: Path
 ) -> None:

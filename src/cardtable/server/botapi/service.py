@@ -203,6 +203,16 @@ class BotApi:
         await tournament_commands.register(self.tournaments, tournament_id, me, code)
         return {"tournament": tournament_id, "registered": True}
 
+    async def withdraw_tournament(self, owner: TokenOwner, tournament_id: str) -> dict[str, Any]:
+        """Take the bot out of a tournament, as a person withdraws: before the start off
+        the list, after it from the next round on (a table in play is played out)."""
+        self.need_bot(owner)
+        if self.tournaments is None:
+            raise refuse(503, "starting", "the server is starting: try again in a moment")
+        me = Account(owner.account_id, owner.name)
+        await tournament_commands.withdraw(self.tournaments, tournament_id, me)
+        return {"tournament": tournament_id, "registered": False}
+
     async def _note_tournament_seats(self, owner: TokenOwner, told: set[str]) -> None:
         """Claim the bot's seats at its tournaments' tables in play and note them as its
         games (each once per stream): a seat is claimed only while the bot listens, as
