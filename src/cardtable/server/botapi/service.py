@@ -116,7 +116,17 @@ class BotApi:
 
     # ---------------------------------------------------------- bot accounts
     async def upgrade(self, owner: TokenOwner) -> None:
-        """Turn the token's account into a bot account, for good."""
+        """Turn the token's account into a bot account, for good; not while it is
+        entered in a tournament that does not allow bot accounts (it would play there
+        as one: the same refusal as a bot's registration there)."""
+        entered = await self.storage.aread(tournament_store.entered_without_bots(owner.account_id))
+        if entered:
+            raise tournament_commands.refuse(
+                403,
+                "bots_not_allowed",
+                "this tournament does not allow bot accounts",
+                tournament=entered[0],
+            )
         done = await self.storage.awrite(store.make_bot(owner.account_id, self.clock()))
         if done == "already":
             raise refuse(409, "already_bot", "this account is a bot account already")
