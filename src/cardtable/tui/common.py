@@ -13,6 +13,7 @@ bot thinks in another thread or a pause counts down.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -24,7 +25,6 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
@@ -164,7 +164,7 @@ class TableApp(App[None]):
         self.auto = auto
         self._clock = clock
         self._started = time.monotonic()
-        self._timer: Timer | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
     def on_load(self) -> None:
         self._started = time.monotonic()
@@ -201,7 +201,7 @@ class TableApp(App[None]):
         if not self.auto:
             return
         if self._timer is not None:
-            self._timer.stop()
+            self._timer.cancel()
             self._timer = None
         driver = self.driver
         waits = []
@@ -216,7 +216,11 @@ class TableApp(App[None]):
         if hold:  # a pause's or a start count's countdown shows whole seconds
             waits.append(hold % 1.0 or 1.0)
         if waits:
-            self._timer = self.set_timer(max(MIN_SLEEP, min(waits)), self.pump)
+            # The event loop's timer, not Textual's set_timer: a one-shot Textual timer
+            # whose task starts later than its delay (a busy machine) drops its only
+            # tick, and the table would never be looked at again.
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(max(MIN_SLEEP, min(waits)), self.call_next, self.pump)
 
     def table_changed(self) -> None:
         """Show the table as it is now (each game's app draws its screens)."""
@@ -226,6 +230,9 @@ class TableApp(App[None]):
         return self.driver.record()
 
     def on_unmount(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self.driver.close()
 
     def save_record(self) -> str | None:
