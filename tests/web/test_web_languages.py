@@ -1,8 +1,8 @@
-"""Choosing a language in the browser, and the pages in a third language (German): a
-first visit follows the browser's languages (its Accept-Language), the menu lists every
-shipped language in its own name, the choice is remembered on the device and by the
-account; the lobby, a
-Candidate table and a Spy race in German, with screenshots looked at for overflow."""
+"""Choosing a language in the browser, and the pages in the languages added after
+Ukrainian (German, Spanish): a first visit follows the browser's languages (its
+Accept-Language), the menu lists every shipped language in its own name, the choice is
+remembered on the device and by the account; the lobby, a Candidate table and a Spy race
+in each of them, with screenshots looked at for overflow."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ from web_helpers import WebServer, create_table, join_as
 from cardtable.catalogue import words
 
 PHONE = {"width": 390, "height": 844}
+
+#: The languages whose pages are looked at: code, the browser's locale, a player's name
+#: and how a table names an easy bot.
+LANGS = [
+    pytest.param("de", "de-DE", "Jörg", "Bot (leicht)", id="de"),
+    pytest.param("es", "es-ES", "Íñigo", "Bot (fácil)", id="es"),
+]
 
 
 def page_errors(page: Any) -> list[str]:
@@ -55,20 +62,20 @@ def look_at(page: Any, shots: Path, name: str, then: dict[str, int]) -> None:
         page.screenshot(path=str(shots / f"{name}{'-phone' if phone else ''}.png"), full_page=True)
 
 
+@pytest.mark.parametrize(("lang", "locale", "player", "bot"), LANGS)
 def test_a_first_visit_follows_the_browsers_language_and_the_choice_is_kept(
-    web_server: WebServer, browser: Any, shots: Path
+    web_server: WebServer, browser: Any, shots: Path, lang: str, locale: str, player: str, bot: str
 ) -> None:
-    context = browser.new_context(locale="de-DE", viewport={"width": 1100, "height": 900})
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     errors = page_errors(page)
     page.goto(web_server.base + "/")
     page.wait_for_selector("header .langs button")
-    assert page.evaluate("document.documentElement.lang") == "de"
-    german = words("web", "de")
-    assert german["navLobby"] in page.inner_text("header")
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert words("web", lang)["navLobby"] in page.inner_text("header")
     names = page.eval_on_selector_all("header .langs button", "els => els.map(e => e.ariaLabel)")
-    assert names == ["English", "Deutsch", "Українська"]
-    look_at(page, shots, "lobby-de", then=PHONE)
+    assert names == ["English", "Deutsch", "Español", "Українська"]
+    look_at(page, shots, f"lobby-{lang}", then=PHONE)
     # The choice is the device's from now on, whatever the browser says.
     page.click("header .langs button[data-lang='en']")
     page.reload()
@@ -78,6 +85,7 @@ def test_a_first_visit_follows_the_browsers_language_and_the_choice_is_kept(
     context.close()
 
 
+@pytest.mark.parametrize(("lang", "locale", "player", "bot"), LANGS)
 @pytest.mark.parametrize(
     ("game", "options", "phone", "ready", "word"),
     [
@@ -85,7 +93,7 @@ def test_a_first_visit_follows_the_browsers_language_and_the_choice_is_kept(
         ("spy", {"rounds": 1}, True, "[data-key='deck']", "spy"),
     ],
 )
-def test_a_table_in_german(
+def test_a_table_in_each_language(
     web_server: WebServer,
     browser: Any,
     shots: Path,
@@ -94,18 +102,22 @@ def test_a_table_in_german(
     phone: bool,
     ready: str,
     word: str,
+    lang: str,
+    locale: str,
+    player: str,
+    bot: str,
 ) -> None:
     """A Candidate table on a desktop and a Spy race on a phone, then the other size."""
     base = web_server.base
     seats = [{"type": "open"}, {"type": "bot", "level": "easy"}]
     created = create_table(base, game, options, seats, seed=3)
-    page = join_as(browser, base, created["invites"][0]["link"], "Jörg", lang="de", phone=phone)
+    page = join_as(browser, base, created["invites"][0]["link"], player, lang=lang, phone=phone)
     errors = page_errors(page)
     page.wait_for_selector(ready)
     text = page.inner_text("body")
-    assert words("web", "de")[word] in text
-    assert "Bot (leicht)" in text
-    name = "candidate-table-de" if game == "candidate" else "spy-race-de"
+    assert words("web", lang)[word] in text
+    assert bot in text
+    name = f"candidate-table-{lang}" if game == "candidate" else f"spy-race-{lang}"
     look_at(page, shots, name, then={"width": 1280, "height": 800} if phone else PHONE)
     assert errors == []
     page.context.close()
