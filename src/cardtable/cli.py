@@ -84,6 +84,7 @@ class Lang(StrEnum):
     en = "en"
     de = "de"
     es = "es"
+    pl = "pl"
     uk = "uk"
 
 

@@ -82,6 +82,43 @@ def test_a_bot_account_joins_only_where_bots_are_allowed(server: ServerThread) -
     }
 
 
+def test_an_entrant_of_a_tournament_without_bots_cannot_become_a_bot(
+    server: ServerThread,
+) -> None:
+    """A person registered where bots are not allowed may not upgrade to a bot account
+    (it would play there as one); once withdrawn, the upgrade goes through."""
+    org = Person(server.base, "Strict Host")
+    closed = _swiss(org)
+    person = Bot(server.base, "Would Be Engine", upgrade=False)
+    person.person.call("POST", f"/api/tournaments/{closed}/register", 200)
+    refused = person.http.post("/api/bot/account/upgrade")
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["detail"]["code"] == "bots_not_allowed"
+    assert person.call("GET", "/api/bot/account", 200)["bot"] is False
+    person.person.call("POST", f"/api/tournaments/{closed}/withdraw", 200)
+    person.call("POST", "/api/bot/account/upgrade", 204)
+    assert person.call("GET", "/api/bot/account", 200)["bot"] is True
+
+
+def test_a_bot_account_withdraws_through_the_bot_api(server: ServerThread) -> None:
+    """The bot's own withdraw route takes it off an upcoming tournament's list, as a
+    person's withdraw does; withdrawing again, or from nothing, says why."""
+    org = Person(server.base, "Withdrawal Host")
+    tid = _swiss(org, bots=True)
+    bot = Bot(server.base, "Leaving Engine")
+    bot.call("POST", f"/api/bot/tournament/{tid}/join", 200)
+    answer = bot.call("POST", f"/api/bot/tournament/{tid}/withdraw", 200)
+    assert answer == {"tournament": tid, "registered": False}
+    players = org.call("GET", f"/api/tournaments/{tid}", 200)["players"]
+    assert [p["status"] for p in players if p["name"] == "Leaving Engine"] in ([], ["withdrawn"])
+    bot.refused("POST", f"/api/bot/tournament/{tid}/withdraw", 409, "not_registered")
+    bot.refused("POST", "/api/bot/tournament/nosuchthing/withdraw", 404, "no_tournament")
+    # Joining again after a withdrawal is allowed before the start.
+    assert bot.call("POST", f"/api/bot/tournament/{tid}/join", 200)["registered"] is True
+    person = Bot(server.base, "Withdrawing Person", upgrade=False)
+    person.refused("POST", f"/api/bot/tournament/{tid}/withdraw", 403, "not_bot")
+
+
 def test_two_bot_accounts_play_their_round_through_connect(
     server: ServerThread, tmp_path: Path
 ) -> None:

@@ -164,8 +164,11 @@ class SpyApp(TableApp):
 def card_box(card: str | None, lang: str, caption: str, count: int) -> list[Text]:
     """Five rows, seven columns: a caption, a three-row card, and the stack's size. An
     empty place is drawn dashed; a face-down stack (``card`` None, ``count`` > 0) shows
-    its size inside. A caption longer than the box ends in "…" (Spanish «descarte»)."""
-    head = Text(f"{caption if len(caption) <= 6 else caption[:5] + '…':^6} ", style="bold")
+    its size inside. A caption longer than the box is cut with a dot (Polish «odrzutki»:
+    «odrz.»), not in the middle of the word."""
+    if len(caption) > 6:
+        caption = caption[:4].rstrip() + "."
+    head = Text(f"{caption:^6} ", style="bold")
     foot = Text(f"{'×' + str(count) if count else '':^6} ", style="dim")
     if card is None and not count:
         dim = "dim"

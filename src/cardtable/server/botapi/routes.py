@@ -272,6 +272,15 @@ async def join_tournament(
     return await api.join_tournament(owner, tournament_id, body.code if body else None)
 
 
+@router.post("/api/bot/tournament/{tournament_id}/withdraw", summary="Withdraw from a tournament")
+async def withdraw_tournament(
+    tournament_id: TournamentId, owner: PlayDep, api: BotApiDep
+) -> dict[str, Any]:
+    """Leave a tournament the bot joined: before the start off the list, after it from
+    the next round on (404 ``no_tournament``; 409 ``not_registered`` when it is not in)."""
+    return await api.withdraw_tournament(owner, tournament_id)
+
+
 class SeekRequest(BaseModel):
     """Wait for a game: which, and its clock (unrated)."""
 

@@ -116,7 +116,17 @@ class BotApi:
 
     # ---------------------------------------------------------- bot accounts
     async def upgrade(self, owner: TokenOwner) -> None:
-        """Turn the token's account into a bot account, for good."""
+        """Turn the token's account into a bot account, for good; not while it is
+        entered in a tournament that does not allow bot accounts (it would play there
+        as one: the same refusal as a bot's registration there)."""
+        entered = await self.storage.aread(tournament_store.entered_without_bots(owner.account_id))
+        if entered:
+            raise tournament_commands.refuse(
+                403,
+                "bots_not_allowed",
+                "this tournament does not allow bot accounts",
+                tournament=entered[0],
+            )
         done = await self.storage.awrite(store.make_bot(owner.account_id, self.clock()))
         if done == "already":
             raise refuse(409, "already_bot", "this account is a bot account already")
@@ -202,6 +212,16 @@ class BotApi:
         me = Account(owner.account_id, owner.name)
         await tournament_commands.register(self.tournaments, tournament_id, me, code)
         return {"tournament": tournament_id, "registered": True}
+
+    async def withdraw_tournament(self, owner: TokenOwner, tournament_id: str) -> dict[str, Any]:
+        """Take the bot out of a tournament, as a person withdraws: before the start off
+        the list, after it from the next round on (a table in play is played out)."""
+        self.need_bot(owner)
+        if self.tournaments is None:
+            raise refuse(503, "starting", "the server is starting: try again in a moment")
+        me = Account(owner.account_id, owner.name)
+        await tournament_commands.withdraw(self.tournaments, tournament_id, me)
+        return {"tournament": tournament_id, "registered": False}
 
     async def _note_tournament_seats(self, owner: TokenOwner, told: set[str]) -> None:
         """Claim the bot's seats at its tournaments' tables in play and note them as its

@@ -220,6 +220,26 @@ def seated_tournaments(account_id: str) -> Callable[[Session], list[str]]:
     return run
 
 
+def entered_without_bots(account_id: str) -> Callable[[Session], list[str]]:
+    """A read of the tournaments not yet over that the account is in (registered,
+    checked in or seated) and that do not allow bot accounts: an account in one may
+    not become a bot (it would then play there as one)."""
+
+    def run(session: Session) -> list[str]:
+        rows = session.execute(
+            select(TournamentRow.id, TournamentRow.settings)
+            .join(PlayerRow, PlayerRow.tournament_id == TournamentRow.id)
+            .where(
+                PlayerRow.account_id == account_id,
+                PlayerRow.status.in_(IN),
+                TournamentRow.status.in_(("upcoming", "running")),
+            )
+        ).all()
+        return [tid for tid, settings in rows if not (settings or {}).get("bots")]
+
+    return run
+
+
 def tournament_of(table_id: str) -> Callable[[Session], str | None]:
     """A read of the tournament a table was made for, or ``None``."""
 
