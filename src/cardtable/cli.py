@@ -83,6 +83,7 @@ class Lang(StrEnum):
 
     en = "en"
     de = "de"
+    es = "es"
     pl = "pl"
     uk = "uk"
 

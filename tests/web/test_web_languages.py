@@ -1,5 +1,5 @@
 """Choosing a language in the browser, and the pages in the languages added after English
-and Ukrainian (German, Polish): a first visit follows the browser's languages (its
+and Ukrainian (German, Spanish, Polish): a first visit follows the browser's languages (its
 Accept-Language), the menu lists every shipped language in its own name, the choice is
 remembered on the device and by the account; the lobby, a Candidate table and a Spy race
 in each of them, with screenshots looked at for overflow."""
@@ -57,7 +57,11 @@ def look_at(page: Any, shots: Path, name: str, then: dict[str, int]) -> None:
 
 #: The languages whose pages are looked at here: each with its browser locale and how its
 #: tables name an easy bot.
-LANGUAGES = {"de": ("de-DE", "Bot (leicht)"), "pl": ("pl-PL", "Bot (łatwy)")}
+LANGUAGES = {
+    "de": ("de-DE", "Bot (leicht)"),
+    "es": ("es-ES", "Bot (fácil)"),
+    "pl": ("pl-PL", "Bot (łatwy)"),
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -73,7 +77,7 @@ def test_a_first_visit_follows_the_browsers_language_and_the_choice_is_kept(
     assert page.evaluate("document.documentElement.lang") == lang
     assert words("web", lang)["navLobby"] in page.inner_text("header")
     names = page.eval_on_selector_all("header .langs button", "els => els.map(e => e.ariaLabel)")
-    assert names == ["English", "Deutsch", "Polski", "Українська"]
+    assert names == ["English", "Deutsch", "Español", "Polski", "Українська"]
     look_at(page, shots, f"lobby-{lang}", then=PHONE)
     # The choice is the device's from now on, whatever the browser says.
     page.click("header .langs button[data-lang='en']")

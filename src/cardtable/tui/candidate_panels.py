@@ -28,11 +28,17 @@ CAPTURE_WIDTH: Final = 140
 View = Mapping[str, Any]
 
 
+def label(text: str) -> str:
+    """A row's label in a column of 8, a longer word (Spanish «Montones») followed by a
+    space all the same."""
+    return f"{text:<{max(8, len(text) + 1)}}"
+
+
 class PilesPanel(Static):
     """The four piles: suit and cards left, with the key that chooses each."""
 
     def show(self, view: View, words: CandidateWords) -> None:
-        out = Text(f"{tr(words.lang, 'piles'):<8}", style="bold")
+        out = Text(label(tr(words.lang, "piles")), style="bold")
         for letter, size in view["piles"]:
             suit = "SHDC".index(letter)
             style = "red" if suit in (1, 2) else ""
@@ -47,7 +53,7 @@ class LobbyPanel(Static):
 
     def show(self, view: View, words: CandidateWords) -> None:
         lang = words.lang
-        out = Text(f"{tr(lang, 'lobby'):<8}", style="bold")
+        out = Text(label(tr(lang, "lobby")), style="bold")
         if view["lobby"]:
             out.append_text(cards_text(view["lobby"], lang))
             if view["lobby_shape"]:
@@ -67,7 +73,7 @@ class SeatPanel(Static):
     def show(self, view: View, words: CandidateWords, seat: int) -> None:
         lang = words.lang
         name = words.seat_name(seat)
-        out = Text(f"{name:<{max(8, len(name) + 1)}}", style="bold")
+        out = Text(label(name), style="bold")
         if seat != words.viewer:
             size = view["hand_sizes"][seat]
             out.append(tr(lang, "cards_count", n=size))
