@@ -64,6 +64,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from benchmarks.harness import Rate, median_run, paired_ratio
 
@@ -220,7 +221,7 @@ def sides(quick: bool) -> dict[str, list[Side]]:
         group = [
             Side(
                 f"OpenSpiel {openspiel}",
-                lambda g, s, p, n=openspiel: openspiel_games(n, g, s, p),
+                partial(openspiel_games, openspiel),
                 counts[0] // scale,
             )
         ]
@@ -229,7 +230,7 @@ def sides(quick: bool) -> dict[str, list[Side]]:
             group.append(
                 Side(
                     f"{title} {engine}",
-                    lambda g, s, p, e=engine, f=ours: f(e, g, s, p),
+                    partial(ours, engine),
                     games // scale,
                 )
             )
@@ -295,13 +296,13 @@ def count_games(side: str, games: int) -> int:
     kind, _, engine = side.partition(" ")
     run: Callable[[int, int, bool], Rate]
     if kind == "crazy_eights":
-        run = lambda g, s, p: openspiel_games(CRAZY_EIGHTS, g, s, p)  # noqa: E731
+        run = partial(openspiel_games, CRAZY_EIGHTS)
     elif kind == "solitaire":
-        run = lambda g, s, p: openspiel_games(SOLITAIRE, g, s, p)  # noqa: E731
+        run = partial(openspiel_games, SOLITAIRE)
     elif kind == "candidate":
-        run = lambda g, s, p: candidate_games(engine, g, s, p)  # noqa: E731
+        run = partial(candidate_games, engine)
     else:
-        run = lambda g, s, p: spy_games(engine, g, s, p)  # noqa: E731
+        run = partial(spy_games, engine)
     run(WARM, 10**6, False)
     return run(games, 0, False).actions if games else 0
 
