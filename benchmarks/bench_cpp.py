@@ -77,6 +77,9 @@ WARM = 20
 #: timing). Off in a process counted by cachegrind: the count (OpenSpiel's
 #: ``full_history()`` makes a Python object a step) would be counted as play.
 COUNTING = True
+#: Whether the ``play only`` loops play (off: they only deal, the base an instruction
+#: count of the play alone subtracts).
+PLAYING = True
 
 
 # ------------------------------------------------------------------------ the sides
@@ -104,7 +107,7 @@ def openspiel_games(name: str, games: int, seed: int, play_only: bool) -> Rate:
             starts.append(state)
         first = [len(s.history()) for s in starts]
         begin = time.perf_counter()
-        for i, state in enumerate(starts):
+        for i, state in enumerate(starts if PLAYING else ()):
             evaluate(state, bots, seed + i)
         seconds = time.perf_counter() - begin
         played = starts
@@ -148,7 +151,7 @@ def candidate_games(engine: str, games: int, seed: int, play_only: bool) -> Rate
                 state.apply_action(legal[int(uniform() * len(legal))])
                 starts.append(state)
             begin = time.perf_counter()
-            for state in starts:
+            for state in starts if PLAYING else ():
                 playout(state, uniform)
             seconds = time.perf_counter() - begin
             played = starts
@@ -163,7 +166,7 @@ def candidate_games(engine: str, games: int, seed: int, play_only: bool) -> Rate
                 played.append(state)
             seconds = time.perf_counter() - begin
     actions = 0
-    for state in played if COUNTING else ():
+    for state in played if COUNTING and (PLAYING or not play_only) else ():
         if not state.is_terminal():
             raise RuntimeError("a Candidate playout stopped before the end of the match")
         actions += len(state.history[-1].moves) - play_only  # the deal move: not timed
@@ -188,7 +191,7 @@ def spy_games(engine: str, games: int, seed: int, play_only: bool) -> Rate:
                 for i in range(games)
             ]
             begin = time.perf_counter()
-            for state in starts:
+            for state in starts if PLAYING else ():
                 playout(state, uniform)
             seconds = time.perf_counter() - begin
             played = starts
@@ -297,9 +300,16 @@ COUNTS = {
 }
 
 
-def count_games(side: str, games: int) -> int:
-    """Play :data:`WARM` then ``games`` whole games of ``side``; the player actions of
-    the ``games`` (what an instruction count divides by)."""
+#: What a counted process plays after the warm-up: whole games, dealt games played
+#: out with the dealing outside the timing (``play only``), or those games dealt only.
+MODES = ("whole", "play", "deal")
+
+
+def count_games(side: str, games: int, mode: str = "whole") -> int:
+    """Play :data:`WARM` whole games, then ``games`` games of ``side`` as ``mode`` (one
+    of :data:`MODES`) says; the player actions of those games (what an instruction
+    count divides by)."""
+    global PLAYING
     kind, _, engine = side.partition(" ")
     run: Callable[[int, int, bool], Rate]
     if kind == "crazy_eights":
@@ -311,7 +321,8 @@ def count_games(side: str, games: int) -> int:
     else:
         run = partial(spy_games, engine)
     run(WARM, 10**6, False)
-    return run(games, 0, False).actions if games else 0
+    PLAYING = mode != "deal"
+    return run(games, 0, mode != "whole").actions if games else 0
 
 
 def instructions(command: list[str]) -> int:
@@ -335,9 +346,20 @@ def instructions(command: list[str]) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def instruction_counts(quick: bool) -> dict[str, tuple[int, int, float]]:
+@dataclass(frozen=True)
+class Count:
+    """One side's instruction counts: whole games, and the play alone."""
+
+    games: int
+    actions: int
+    per_action: float
+    play_actions: int
+    per_play_action: float
+
+
+def instruction_counts(quick: bool) -> dict[str, Count]:
     """Per side: the games counted, their player actions and the instructions a player
-    action (module docstring)."""
+    action, of whole games and of the play alone (module docstring)."""
     from cardtable.games.candidate import engine as candidate_engines
 
     results = {}
@@ -346,22 +368,29 @@ def instruction_counts(quick: bool) -> dict[str, tuple[int, int, float]]:
             continue
         games //= 5 if quick else 1
         base = [sys.executable, "-m", "benchmarks.bench_cpp", "--count", side]
-        with_games = instructions([*base, str(games)])
-        without = instructions([*base, "0"])
+        whole = instructions([*base, str(games), "whole"]) - instructions([*base, "0", "whole"])
+        play = instructions([*base, str(games), "play"]) - instructions([*base, str(games), "deal"])
         # The same games (the same seeds) counted here, not under valgrind.
         actions = count_games(side, games)
-        results[side] = (games, actions, (with_games - without) / actions)
+        play_actions = count_games(side, games, "play")
+        results[side] = Count(games, actions, whole / actions, play_actions, play / play_actions)
     return results
 
 
-def instruction_lines(counts: dict[str, tuple[int, int, float]]) -> list[str]:
+def instruction_lines(counts: dict[str, Count]) -> list[str]:
     """The instruction table and the ratios (OpenSpiel's instructions / ours)."""
     lines = [
         "cpp: instructions a player action (valgrind --tool=cachegrind, PYTHONHASHSEED=0, "
-        f"whole games after {WARM} warm-up games, less the warm-up alone)",
+        f"after {WARM} warm-up games): whole games less the warm-up alone; play only less "
+        "the same games dealt only",
+        f"  {'side':<22} {'games':>6} {'actions':>9} {'a whole-game action':>20} "
+        f"{'play actions':>13} {'a play action':>14}",
     ]
-    for side, (games, actions, per_action) in counts.items():
-        lines.append(f"  {side:<22} {games:>6,} games {actions:>9,} actions {per_action:>10,.0f}")
+    for side, c in counts.items():
+        lines.append(
+            f"  {side:<22} {c.games:>6,} {c.actions:>9,} {c.per_action:>20,.0f} "
+            f"{c.play_actions:>13,} {c.per_play_action:>14,.0f}"
+        )
     for ours, theirs in (
         ("candidate compiled", "crazy_eights"),
         ("candidate pure", "crazy_eights"),
@@ -370,8 +399,9 @@ def instruction_lines(counts: dict[str, tuple[int, int, float]]) -> list[str]:
     ):
         if ours in counts and theirs in counts:
             lines.append(
-                f"  {theirs} / {ours} (instructions a player action; above 1: ours fewer): "
-                f"{counts[theirs][2] / counts[ours][2]:.2f}"
+                f"  {theirs} / {ours}, instructions a player action (above 1: ours fewer): "
+                f"whole games {counts[theirs].per_action / counts[ours].per_action:.2f}, "
+                f"play only {counts[theirs].per_play_action / counts[ours].per_play_action:.2f}"
             )
     return lines
 
@@ -390,12 +420,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=None, help="paired rounds (11; quick 3)")
     parser.add_argument("--no-instructions", action="store_true", help="skip cachegrind")
     parser.add_argument("--no-timing", action="store_true", help="only the instructions")
-    parser.add_argument("--count", nargs=2, metavar=("SIDE", "GAMES"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--count", nargs=3, metavar=("SIDE", "GAMES", "MODE"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv if argv is not None else [])
     if args.count:  # one instruction count's process (run under valgrind)
         global COUNTING
         COUNTING = False
-        count_games(args.count[0], int(args.count[1]))
+        count_games(args.count[0], int(args.count[1]), args.count[2])
         return
     try:
         import pyspiel  # noqa: F401
