@@ -1,6 +1,6 @@
-"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, bots, arena, rl,
-server, analysis, tournament, pairing, alpha). Options after one name go to that benchmark:
-``python -m benchmarks server --processes 3``."""
+"""Run every benchmark: ``python -m benchmarks [NAME ...]`` (candidate, spy, cpp, bots,
+engine_match, arena, rl, server, analysis, tournament, pairing, alpha). Options after one
+name go to that benchmark: ``python -m benchmarks server --processes 3``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import sys
 BENCHMARKS = (
     "candidate",
     "spy",
+    "cpp",
     "bots",
+    "engine_match",
     "arena",
     "rl",
     "server",

@@ -45,7 +45,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.bots.base import Analysis, Budget, MoveValue, decision_rng
-from cardtable.games.candidate.engine import search_core, search_functions
+from cardtable.games.candidate.engine import (
+    COMPILED,
+    ENGINES,
+    available,
+    engine_in_use,
+    search_core,
+    search_functions,
+    using,
+)
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.state import CandidateState
 
@@ -130,7 +138,16 @@ def back_up(path: Sequence[Node], reward0: float) -> None:
 
 class IsmctsBot:
     """SO-ISMCTS with random playouts (module docstring). ``rollout_depth`` None plays
-    each playout to the end of the deal; ``reward`` is one of :data:`REWARDS`."""
+    each playout to the end of the deal; ``reward`` is one of :data:`REWARDS`.
+
+    ``engine`` (``"compiled"`` or ``"pure"``; None: the engine in use) makes this bot
+    search on that engine whatever the process runs, so two bots on different engines
+    can play each other in one process (``benchmarks/bench_engine_match.py``). The
+    engine is process-wide (:mod:`cardtable.games.engines`): the bot switches it for
+    the length of its search and puts the one before back, so it must not search while
+    another thread plays on the other engine. Raises ValueError for an unknown engine,
+    or for ``"compiled"`` when the core was not built.
+    """
 
     name = "ismcts"
     game = "candidate"
@@ -142,16 +159,30 @@ class IsmctsBot:
         seconds: float | None = None,
         rollout_depth: int | None = ROLLOUT_DEPTH,
         reward: str = "margin",
+        *,
+        engine: str | None = None,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}: expected one of {', '.join(REWARDS)}")
+        if engine is not None and engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}")
+        if engine == COMPILED and not available():
+            raise ValueError("the compiled core was not built (no C compiler at install?)")
         self.seed = seed
         self.budget = Budget(iterations, seconds)
         self.rollout_depth = rollout_depth
         self.reward = reward
+        self.engine = engine
 
     def search(self, info: CandidateInfo) -> Node:
-        """Grow the tree for ``info`` within the budget; return its root."""
+        """Grow the tree for ``info`` within the budget, on the bot's engine; return
+        its root."""
+        if self.engine is None or self.engine == engine_in_use():
+            return self._search(info)
+        with using(self.engine):
+            return self._search(info)
+
+    def _search(self, info: CandidateInfo) -> Node:
         rng = decision_rng(self.seed, info.key)
         root = Node(-1, 1 - info.player)
         legal = info.legal
@@ -314,5 +345,9 @@ class DealIsmctsBot(IsmctsBot):
         iterations: int = 1000,
         seconds: float | None = None,
         reward: str = "margin",
+        *,
+        engine: str | None = None,
     ) -> None:
-        super().__init__(seed, iterations, seconds, rollout_depth=None, reward=reward)
+        super().__init__(
+            seed, iterations, seconds, rollout_depth=None, reward=reward, engine=engine
+        )
