@@ -43,6 +43,7 @@ ROUTES = {
     ("POST", "/api/bot/seek"),
     ("DELETE", "/api/bot/seek"),
     ("POST", "/api/bot/tournament/{tournament_id}/join"),
+    ("POST", "/api/bot/tournament/{tournament_id}/withdraw"),
 }
 
 
