@@ -14,6 +14,8 @@ have been built (``tests/core/test_compiled_cores.py``).
 from __future__ import annotations
 
 import copy
+import hashlib
+import math
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +32,7 @@ from cardtable.bots.spy_model import ModelBot
 from cardtable.bots.spy_oracle import OracleBot
 from cardtable.bots.spy_planner import PlannerBot
 from cardtable.games.spy import SpyOptions, SpyState, text_to_action
+from cardtable.games.spy import deal as deal_module
 from cardtable.games.spy import engine as engines
 from cardtable.games.spy.actions import RESIGN
 from cardtable.games.spy.deal import deal_cards
@@ -295,6 +298,96 @@ def test_the_playout_of_a_state_subclass_chooses_by_its_legal_actions() -> None:
 
     moves = assert_same(run)[7]
     assert all(a % 17 != RESIGN for a in moves[:-1])  # nobody resigned while they could move
+
+
+# ----------------------------------------------------------------- dealing
+
+
+@needs_core
+@pytest.mark.parametrize("size", [0, 1, 19, 127, 128, 129, 255, 256, 257, 400])
+def test_the_cores_blake2b_is_hashlibs(size: int) -> None:
+    """The deal's generator hashes in C exactly as ``hashlib.blake2b`` (RFC 7693), block
+    edges (128 bytes) included."""
+    core = engines.core()
+    assert core is not None
+    data = bytes(random.Random(size).randrange(256) for _ in range(size))
+    assert core.blake2b_256(data) == hashlib.blake2b(data, digest_size=32).digest()
+
+
+class Numbers:
+    """A stand-in for the round generator that hands out given numbers."""
+
+    def __init__(self, *numbers: int) -> None:
+        self.numbers = list(numbers)
+
+    def next_number(self) -> int:
+        return self.numbers.pop(0)
+
+
+@needs_core
+def test_the_cores_shuffle_takes_the_same_digits_and_redraws_at_the_same_edge() -> None:
+    """S2: every number below the largest multiple of 52! under 2**256 gives the pure
+    shuffle's deck, and the numbers from that multiple up are redrawn."""
+    core = engines.core()
+    assert core is not None
+    rng = random.Random(52)
+    edge = deal_module._ACCEPT_BELOW
+    numbers = [0, 1, 2, edge - 1, math.factorial(52) - 1, math.factorial(52)]
+    numbers += [rng.randrange(edge) for _ in range(3000)]
+    numbers += [rng.randrange(1 << 64) for _ in range(200)]  # leading zero words
+    for number in numbers:
+        pure = deal_module._shuffled_deck(Numbers(number))  # type: ignore[arg-type]
+        assert core.shuffle_number(number.to_bytes(32, "big")) == pure, number
+    for number in (edge, edge + 1, (1 << 256) - 1):
+        assert core.shuffle_number(number.to_bytes(32, "big")) is None
+
+
+@needs_core
+@SETTINGS
+@given(
+    seed=st.one_of(st.integers(-(10**6), 10**6), st.integers(-(10**80), 10**80)),
+    round_number=st.integers(1, 20),
+    players=st.integers(2, 8),
+    full_decks=st.booleans(),
+    same_deal=st.booleans(),
+)
+def test_the_core_deals_every_round_as_the_pure_deal(
+    seed: int, round_number: int, players: int, full_decks: bool, same_deal: bool
+) -> None:
+    """S2, S2a: the seeded cards of any round, table size and options, dealt in C, are
+    the pure deal's; and the positions laid out from them are Position.deal's (S3)."""
+    core = engines.core()
+    assert core is not None
+    pure = deal_cards(
+        seed=seed,
+        round_number=round_number,
+        players=players,
+        full_decks=full_decks,
+        same_deal=same_deal,
+    )
+    assert core.deal_cards(seed, round_number, players, full_decks, same_deal) == pure
+    options = SpyOptions(rounds=1, full_decks=full_decks, same_deal=same_deal)
+    for limit in (None, 1, 40):
+        assert_same(
+            lambda limit=limit: snapshot(
+                SpyState.deal(players, seed=seed, options=options, move_limit=limit)
+            )
+        )
+
+
+@needs_core
+def test_every_later_round_is_dealt_and_laid_out_identically() -> None:
+    """S3, S15: rounds after the first are dealt by the same path on both engines."""
+
+    def run() -> list[tuple[Any, ...]]:
+        state = SpyState.deal(3, seed=11, options=SpyOptions(rounds=4), move_limit=30)
+        steps = []
+        while not state.is_terminal():
+            engines.random_playout(state, random.Random(state.round_number).random)
+            steps.append(snapshot(state))
+        return steps
+
+    assert len(assert_same(run)) >= 1
 
 
 # ----------------------------------------------------------------- the race runner

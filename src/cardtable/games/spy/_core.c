@@ -5,7 +5,7 @@
  * proven equal by tests (tests/spy/test_spy_compiled.py), never trusted. Rules: S3-S17
  * of docs/rules/spy.en.md; action ids: actions.py (local moves 0..16 per player).
  *
- * Two kinds of work:
+ * Three kinds of work:
  * - on the engine's own objects (their slots, found by name in `bind`): a position's
  *   `play`, the match's unchecked `apply_action` and `legal_actions`, and the recorded
  *   random playout. The lists are changed in place exactly as the pure methods change
@@ -15,7 +15,9 @@
  *   (`race_moves`, the planner's A* over steps; `shortest_race`, the oracle's A* over
  *   single moves). Both searches pop their frontiers in the very order of the pure
  *   ones (each entry's sort key is unique), so they expand the same positions and
- *   return the same results.
+ *   return the same results;
+ * - dealing a round (`_deal.h`): the seeded deal of deal.py (S2, S2a) and the positions
+ *   of Position.deal (S3), on the match's `_seeded_cards` and `_lay_out`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -679,6 +681,7 @@ fail:
 }
 
 #include "_search.h"
+#include "_deal.h"
 
 /* ---- binding ------------------------------------------------------------------------ */
 
@@ -723,6 +726,15 @@ static PyMethodDef METHODS[] = {
     {"shortest_race", FAST(core_shortest_race),
      "shortest_race(position, node_limit) -> (moves, path, proven, nodes); proven is "
      "False when the search ran out (the caller then races greedily)."},
+    {"_seeded_cards", FAST(core_seeded_cards),
+     "seeded_cards(state, number): SpyState._seeded_cards, round number's cards from the seed."},
+    {"_lay_out", FAST(core_lay_out),
+     "lay_out(state, kinds, limit) -> list[Position]: SpyState._lay_out (Position.deal)."},
+    {"deal_cards", FAST(core_deal_cards),
+     "deal_cards(seed, round_number, players, full_decks, same_deal): deal.deal_cards."},
+    {"shuffle_number", core_shuffle_number, METH_O,
+     "shuffle_number(number: bytes) -> list | None: the deck a 32-byte number gives."},
+    {"blake2b_256", core_blake2b_256, METH_O, "blake2b_256(data) -> bytes: BLAKE2b-256."},
     COREKIT_METHOD,
     {NULL, NULL, 0, NULL},
 };

@@ -6,8 +6,9 @@ Beside it, ``_core`` (``_core.c``, built by the ordinary install when a C compil
 there) does the hot paths in C: a position's ``play``, the match's unchecked
 ``apply_action`` and ``legal_actions`` (on the very same objects, changed in place as the
 pure methods change them), the recorded random playout, the race runner's greedy race,
-the greedy race to the call, and the two exact searches (the planner's ``race_moves``,
-the oracle's ``shortest_race``). It is proven equal by tests, never trusted.
+the greedy race to the call, the two exact searches (the planner's ``race_moves``,
+the oracle's ``shortest_race``), and a round's deal (the seeded cards and the positions
+laid out). It is proven equal by tests, never trusted.
 
 The choice is made when the package is imported: the compiled core when it was built
 and ``CARDTABLE_PURE`` is not ``1``, else the pure engine. :func:`engine_in_use` tells which
@@ -58,7 +59,12 @@ _CORE = _load_core()
 _SWITCH = EngineSwitch(
     {
         Position: {"play": Position.play},
-        SpyState: {"apply_action": SpyState.apply_action, "legal_actions": SpyState.legal_actions},
+        SpyState: {
+            "apply_action": SpyState.apply_action,
+            "legal_actions": SpyState.legal_actions,
+            "_seeded_cards": SpyState._seeded_cards,
+            "_lay_out": SpyState._lay_out,
+        },
     },
     _CORE,
 )

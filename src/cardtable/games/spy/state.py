@@ -412,13 +412,7 @@ class SpyState:
         if cards is None:
             if self.seed is None:
                 raise ValueError("this match has no seed: give the round's cards")
-            kinds = deal_cards(
-                seed=self.seed,
-                round_number=number,
-                players=self.num_players,
-                full_decks=self.options.full_decks,
-                same_deal=self.options.same_deal,
-            )
+            kinds = self._seeded_cards(number)
         else:
             kinds = tuple(
                 tuple(c if isinstance(c, int) else parse_card_kind(c) for c in hand)
@@ -433,12 +427,28 @@ class SpyState:
             )
         self._begin(number, kinds)
 
+    def _seeded_cards(self, number: int) -> tuple[tuple[int, ...], ...]:
+        """S2: round ``number``'s cards from the seed (the compiled core deals in C)."""
+        assert self.seed is not None
+        options = self.options
+        return deal_cards(
+            seed=self.seed,
+            round_number=number,
+            players=self.num_players,
+            full_decks=options.full_decks,
+            same_deal=options.same_deal,
+        )
+
+    def _lay_out(self, kinds: tuple[tuple[int, ...], ...], limit: int) -> list[Position]:
+        """S3: every player's :meth:`Position.deal` (the compiled core's in C)."""
+        return list(map(Position.deal, range(len(kinds)), kinds, repeat(limit)))
+
     def _begin(self, number: int, kinds: tuple[tuple[int, ...], ...]) -> None:
         limit = self.move_limit if self.move_limit is not None else NO_LIMIT
         self.round_number = number
         self._cards = kinds
         self._log = None
-        self.seats = list(map(Position.deal, range(len(kinds)), kinds, repeat(limit)))  # S3
+        self.seats = self._lay_out(kinds, limit)  # S3
         self._active = self.num_players
         self.phase = PLAYING
 
