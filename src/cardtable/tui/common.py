@@ -32,7 +32,7 @@ from cardtable.errors import CardtableError
 from cardtable.record import dump_record
 from cardtable.rules_text import rules_text
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import other_lang, switch_label, tr
+from cardtable.tui.i18n import game_title, other_lang, switch_label, tr
 
 __all__ = [
     "LAYOUT_KEYS",
@@ -165,6 +165,12 @@ class TableApp(App[None]):
         self._clock = clock
         self._started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self.title = self.app_title()
+
+    def app_title(self) -> str:
+        """The app's title (a terminal may show it in its window's title bar): the
+        game's title in the app's language."""
+        return f"cardtable · {game_title(self.game, self.lang)}"
 
     def on_load(self) -> None:
         self._started = time.monotonic()
@@ -250,6 +256,7 @@ class TableApp(App[None]):
         """Switch between English and the starting language (Ukrainian when that was
         English) and redraw every open screen."""
         self.lang = other_lang(self.lang, self.home_lang)
+        self.title = self.app_title()
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.redraw()

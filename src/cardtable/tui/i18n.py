@@ -33,6 +33,7 @@ __all__ = [
     "card_label",
     "card_text",
     "cards_text",
+    "game_title",
     "other_lang",
     "refusal_text",
     "switch_label",
@@ -125,6 +126,12 @@ def _game_words(lang: str) -> dict[str, str]:
         "deck": term("deck", lang),
         "bot": term("bot", lang),
     }
+
+
+def game_title(game: str, lang: str) -> str:
+    """The game's title in ``lang`` («Kandidat», «Шпигун проти шпигуна»): the glossary's
+    ``game_title.<game>``, the same the web lobby and the command line show."""
+    return term(f"game_title.{game}", lang)
 
 
 def bot_name(level: str, lang: str) -> str:
