@@ -39,6 +39,7 @@ __all__ = [
     "switch_label",
     "tr",
     "words",
+    "yes_keys",
 ]
 
 #: The shipped languages, in the catalogues' order (English first).
@@ -57,6 +58,17 @@ def other_lang(lang: str, home: str = SECOND_LANG) -> str:
     if lang != "en":
         return "en"
     return home if home != "en" and home in LANGS else SECOND_LANG
+
+
+def yes_keys(lang: str) -> frozenset[str]:
+    """The letters that answer yes to a question in ``lang``: the language's own
+    (``tui:yes_key``: «т» for так, «j» for ja, «s» for sí, «t» for tak) and ``y``, which
+    answers yes in every language (a player who learned the keys in English keeps them).
+
+    >>> sorted(yes_keys("uk")), sorted(yes_keys("en"))
+    (['y', 'т'], ['y'])
+    """
+    return frozenset({tr(lang, "yes_key").lower(), "y"})
 
 
 def switch_label(lang: str, home: str = SECOND_LANG) -> str:
