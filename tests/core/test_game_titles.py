@@ -1,6 +1,7 @@
 """The games' titles: one catalogue word per game and language (``term:game_title.*``),
 and every face — the games' declared facts, the web client's words, the terminal's
-title line and the command line's transcripts — names the game with it."""
+title line and help, the command line's transcripts and ``--help`` — names the game
+with it."""
 
 from __future__ import annotations
 
@@ -62,6 +63,10 @@ def test_every_face_names_the_game_by_the_catalogues_title(lang: str) -> None:
         tr(lang, "spy_title_over", game=spy),
     }
     assert all(text.startswith(spy + " · ") for text in shown), shown
-    transcripts = words("cli", lang)
-    assert candidate in str(transcripts["candidate.title"])
-    assert spy in str(transcripts["spy.title"])
+    assert tr(lang, "help_candidate").startswith(candidate + " — ")
+    assert tr(lang, "help_spy").startswith(spy + " — ")
+    command_line = words("cli", lang)
+    assert candidate in str(command_line["candidate.title"])
+    assert spy in str(command_line["spy.title"])
+    assert candidate in str(command_line["help.app"])  # cardtable --help
+    assert spy in str(command_line["help.app"])
