@@ -50,7 +50,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "services",
-        ("cardtable.bots", "cardtable.rules_text", "cardtable.tournament", "cardtable.fairplay"),
+        (
+            "cardtable.bots",
+            "cardtable.rules_text",
+            "cardtable.tournament",
+            "cardtable.fairplay",
+            "cardtable.cli_help",
+        ),
     ),
     ("table", ("cardtable.table",)),
     (

@@ -12,6 +12,12 @@ True
 >>> [str(c) for c in parse_cards("♦ В, ♠ Д, ♣ К, ♠ Т")]
 ['JD', 'QS', 'KC', 'AS']
 
+The court cards may be typed with the letters any shipped language writes on them (the
+catalogues' card faces, :func:`court_faces`): German B D K A, Polish W D K A.
+
+>>> [str(c) for c in parse_cards("BS, dh, W♣")]
+['JS', 'QH', 'JC']
+
 Output is always the plain form; :meth:`Card.symbol` gives the display form ``Q♠``.
 
 Engines work with small ints for speed: a card's *kind* is ``suit * 13 + rank - 2``
@@ -24,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cardtable.glossary import GLOSSARY
 from cardtable.messages import Refusal, make_refusal
@@ -38,6 +44,7 @@ __all__ = [
     "Card",
     "Rank",
     "Suit",
+    "court_faces",
     "format_cards",
     "kind_of",
     "parse_card_kind",
@@ -121,7 +128,7 @@ class Rank(IntEnum):
         """
         rank = _RANK_FROM_TEXT.get(text.strip().upper())
         if rank is None:
-            raise make_refusal("card.not_rank", text=text).bad_card()
+            raise make_refusal("card.not_rank", text=text, faces=_OTHER_FACES).bad_card()
         return rank
 
 
@@ -132,15 +139,42 @@ NUM_KINDS = 52
 #: The plain text of each rank, 2 first (``RANK_TEXT[rank - 2]``).
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _RANK_TEXT_UK = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т")
-# Upper-cased spellings. Latin T is the ten; Cyrillic Т (U+0422) is the ace (туз).
-_RANK_FROM_TEXT: dict[str, Rank] = {
-    **{t: Rank(i + 2) for i, t in enumerate(RANK_TEXT)},
-    "T": Rank.TEN,
-    "В": Rank.JACK,
-    "Д": Rank.QUEEN,
-    "К": Rank.KING,
-    "Т": Rank.ACE,
-}
+#: The court cards' plain letters, J Q K A.
+_COURTS: Final = RANK_TEXT[-4:]
+
+
+def court_faces(lang: str) -> tuple[str, ...]:
+    """The letters ``lang`` writes on the court cards J Q K A, from the catalogues' card
+    faces (``term:rank_face.J`` … ``A``).
+
+    >>> court_faces("uk"), court_faces("de"), court_faces("pl")
+    (('В', 'Д', 'К', 'Т'), ('B', 'D', 'K', 'A'), ('W', 'D', 'K', 'A'))
+    """
+    return tuple(GLOSSARY[f"rank_face.{plain}"][lang] for plain in _COURTS)
+
+
+def _rank_spellings() -> dict[str, Rank]:
+    """Every upper-cased spelling of a rank: the plain text (``2`` … ``10``, J Q K A),
+    ``T`` for the ten, and every shipped language's court-card letters. Latin ``T`` is
+    the ten, Cyrillic ``Т`` (U+0422, туз) the ace. The plain spellings win: a language's
+    letter that already names another rank is left out (a test checks that every
+    language's letters read as its own cards)."""
+    spellings = {text: Rank(i + 2) for i, text in enumerate(RANK_TEXT)}
+    spellings["T"] = Rank.TEN
+    for lang in GLOSSARY["rank_face.J"]:
+        for face, plain in zip(court_faces(lang), _COURTS, strict=True):
+            spellings.setdefault(face.upper(), spellings[plain])
+    return spellings
+
+
+_RANK_FROM_TEXT: Final = _rank_spellings()
+#: The court-card letters of the languages that do not write J Q K A, as the refusal of
+#: a text that is no rank lists them: ``B D K A, W D K A, В Д К Т``.
+_OTHER_FACES: Final = ", ".join(
+    dict.fromkeys(
+        " ".join(faces) for faces in map(court_faces, GLOSSARY["rank_face.J"]) if faces != _COURTS
+    )
+)
 _SUIT_FROM_TEXT: dict[str, Suit] = {
     "S": Suit.SPADES,
     "H": Suit.HEARTS,
@@ -158,7 +192,8 @@ _SUIT_FROM_SYMBOL: dict[str, Suit] = {
     "♧": Suit.CLUBS,
 }
 _SYMBOLS = "".join(_SUIT_FROM_SYMBOL)
-_RANK_PATTERN = "10|[2-9]|[TJQKAВДКТ]"
+_LETTERS = "".join(sorted(text for text in _RANK_FROM_TEXT if not text.isdigit()))
+_RANK_PATTERN = rf"10|[2-9]|[{re.escape(_LETTERS)}]"
 # Whole-card pattern, matched against upper-cased text with all whitespace removed:
 # an optional symbol before, a rank, then a symbol or a Latin letter after.
 _CARD_RE = re.compile(rf"^([{_SYMBOLS}])?({_RANK_PATTERN})([{_SYMBOLS}]|[SHDC])?$")

@@ -3,27 +3,36 @@
 Every command goes through the engines; this module only reads arguments, calls them
 and prints. Errors in the input (a bad record, an illegal move, an unknown option) are
 printed as one clear message with exit status 1, never as a traceback.
+
+``--help`` speaks the reader's language: ``--lang`` given before the command, else the
+environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``). The help texts are catalogue
+messages (``cli:help.*``), declared in English through :func:`cardtable.cli_help.help_text`
+and translated when the help is shown (:class:`_ReadersLanguage`).
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 import typer.core
+import typer.rich_utils
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
 from cardtable import __version__
 from cardtable.botclient.command import connect as connect_command
+from cardtable.cli_help import help_message, translated
+from cardtable.cli_help import help_text as _h
 from cardtable.errors import BadOptions, CardtableError
 from cardtable.games.registry import GAME_NAMES, find_game
 from cardtable.record import dump_record, load_record, read_record_file
@@ -49,18 +58,76 @@ class _FlagsShowNoType:
         return params
 
 
-class _Command(_FlagsShowNoType, typer.core.TyperCommand):
-    """A command whose help shows flags without a value type."""
+class _ReadersLanguage:
+    """Help in the reader's language (:func:`help_lang`): the command's text, its
+    parameters', its subcommands' and the panels' titles come from the catalogues
+    (:mod:`cardtable.cli_help`). Typer builds the commands anew for every run, so the
+    texts changed here change nothing but the help being shown."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        lang = help_lang(ctx)
+        if lang != "en" and isinstance(self, typer.core.TyperCommand | typer.core.TyperGroup):
+            _translate_help(self, ctx, lang)
+        with _typer_marks(lang):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
-class _Group(_FlagsShowNoType, typer.core.TyperGroup):
-    """The command group, its help showing flags without a value type."""
+class _Command(_ReadersLanguage, _FlagsShowNoType, typer.core.TyperCommand):
+    """A command whose help is in the reader's language and shows flags without a
+    value type."""
+
+
+class _Group(_ReadersLanguage, _FlagsShowNoType, typer.core.TyperGroup):
+    """A command group whose help is in the reader's language and shows flags without
+    a value type."""
+
+
+def _translate_help(
+    command: typer.core.TyperCommand | typer.core.TyperGroup, ctx: Any, lang: str
+) -> None:
+    """Put ``command``'s help, its parameters' and its subcommands' (a group's list)
+    in ``lang``, with the panels titled in ``lang``."""
+    if command.help:
+        command.help = translated(command.help, lang)
+    help_option = command.get_help_option(ctx)
+    for param in command.get_params(ctx):
+        if not isinstance(param, typer.core.TyperArgument | typer.core.TyperOption):
+            continue
+        if param is help_option:  # Click's own --help
+            param.help = help_message("common.help", lang)
+        elif param.help:
+            param.help = translated(param.help, lang)
+        if param.rich_help_panel is None:
+            kind = "arguments" if isinstance(param, typer.core.TyperArgument) else "options"
+            param.rich_help_panel = help_message(f"panel.{kind}", lang)
+    if isinstance(command, typer.core.TyperGroup):
+        for sub in command.commands.values():
+            if sub.help:
+                sub.help = translated(sub.help, lang)
+            if sub.short_help:
+                sub.short_help = translated(sub.short_help, lang)
+            if isinstance(sub, typer.core.TyperCommand | typer.core.TyperGroup):
+                sub.rich_help_panel = sub.rich_help_panel or help_message("panel.commands", lang)
+
+
+@contextmanager
+def _typer_marks(lang: str) -> Iterator[None]:
+    """Typer's own marks in the help (``[default: …]``, ``[required]``) in ``lang``
+    while one help is written: Typer reads them from its module's constants."""
+    marks = typer.rich_utils
+    saved = marks.DEFAULT_STRING, marks.REQUIRED_LONG_STRING
+    marks.DEFAULT_STRING = help_message("panel.default", lang)
+    marks.REQUIRED_LONG_STRING = help_message("panel.required", lang)
+    try:
+        yield
+    finally:
+        marks.DEFAULT_STRING, marks.REQUIRED_LONG_STRING = saved
 
 
 app = typer.Typer(
     cls=_Group,
     name="cardtable",
-    help="Spy vs Spy and Candidate: deal, replay and study games of both.",
+    help=_h("app"),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -88,10 +155,6 @@ class Lang(StrEnum):
     uk = "uk"
 
 
-#: What ``--lang`` says when it is left out.
-LANG_DEFAULT_HELP = "default: from LC_ALL, LC_MESSAGES or LANG (uk_UA.UTF-8: uk), else en"
-
-
 def environment_lang() -> Lang:
     """The language the environment asks for, as POSIX reads it: the first of
     ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set and not empty decides; a
@@ -104,13 +167,25 @@ def environment_lang() -> Lang:
     return Lang.en
 
 
+def chosen_lang(ctx: typer.Context) -> Lang:
+    """The language asked for: ``--lang`` given before the command
+    (``cardtable --lang uk replay …``), else the environment's (:func:`environment_lang`)."""
+    chosen = ctx.find_root().params.get("lang")
+    return chosen if isinstance(chosen, Lang) else environment_lang()
+
+
+def help_lang(ctx: typer.Context) -> str:
+    """The language ``--help`` is shown in: :func:`chosen_lang`'s code."""
+    return chosen_lang(ctx).value
+
+
 # Options several commands share, declared once.
 RuleOptions = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="A rule option as key=value (repeatable)."),
+    typer.Option("--option", "-o", help=_h("common.option")),
 ]
-Workers = Annotated[int | None, typer.Option(help="Worker processes (default: one per core).")]
-Quiet = Annotated[bool, typer.Option(help="No progress bar.")]
+Workers = Annotated[int | None, typer.Option(help=_h("common.workers"))]
+Quiet = Annotated[bool, typer.Option(help=_h("common.quiet"))]
 
 
 def _fail(message: str) -> typer.Exit:
@@ -149,8 +224,13 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, help=_h("common.version"))
     ] = False,
+    lang: Annotated[
+        Lang | None,
+        # Eager, so that it is read before a --help given after it is shown.
+        typer.Option(is_eager=True, help=_h("common.lang")),
+    ] = None,
 ) -> None:
     """Spy vs Spy («Шпигун проти шпигуна») and Candidate («Кандидат»)."""
 
@@ -173,51 +253,39 @@ RayAddress = Annotated[
     typer.Option(
         "--ray-address",
         "--address",
-        help="Ray: join the running cluster at HOST:PORT (default: start a local one "
-        "for this run, on --ray-host).",
+        help=_h("common.ray_address"),
     ),
 ]
 RayHost = Annotated[
     str,
-    typer.Option(
-        help="Ray: the address a local cluster listens on (default loopback: no other "
-        "machine can reach it; give this machine's address to let others join)."
-    ),
+    typer.Option(help=_h("common.ray_host")),
 ]
 RayPort = Annotated[
     int | None,
     typer.Option(
-        help="Ray: the first port of a local cluster; it uses 71 ports from there "
-        "(7 of its own, then its workers'; more with over 32 workers). Default: "
-        "free ones.",
+        help=_h("common.ray_port"),
     ),
 ]
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("deal"))
 def deal(
-    game: Annotated[GameName, typer.Argument(help="Which game to deal.")],
-    seed: Annotated[
-        int, typer.Option(help="Seed of the deal: the same seed gives the same cards.")
-    ],
-    players: Annotated[
-        int | None, typer.Option(help="Number of players (Spy: 2-8; Candidate: always 2).")
-    ] = None,
+    game: Annotated[GameName, typer.Argument(help=_h("deal.game"))],
+    seed: Annotated[int, typer.Option(help=_h("deal.seed"))],
+    players: Annotated[int | None, typer.Option(help=_h("deal.players"))] = None,
     names: Annotated[
         str | None,
-        typer.Option(help="Comma-separated player names (default: Player 1, Player 2, …)."),
+        typer.Option(help=_h("deal.names")),
     ] = None,
-    decks: Annotated[int | None, typer.Option(help="Candidate: decks in play (1-3).")] = None,
-    deals: Annotated[int | None, typer.Option(help="Candidate: deals in the match.")] = None,
-    rounds: Annotated[int | None, typer.Option(help="Spy: rounds in the match.")] = None,
+    decks: Annotated[int | None, typer.Option(help=_h("common.decks"))] = None,
+    deals: Annotated[int | None, typer.Option(help=_h("common.deals"))] = None,
+    rounds: Annotated[int | None, typer.Option(help=_h("common.rounds"))] = None,
     full_decks: Annotated[
         bool | None,
-        typer.Option("--full-decks", help="Spy: a full deck each, even for two players."),
+        typer.Option("--full-decks", help=_h("deal.full_decks")),
     ] = None,
     option: RuleOptions = None,
-    output: Annotated[
-        Path | None, typer.Option("--out", help="Write the record here instead of standard output.")
-    ] = None,
+    output: Annotated[Path | None, typer.Option("--out", help=_h("deal.out"))] = None,
 ) -> None:
     """Write a record of a freshly dealt game, with no moves yet."""
     try:
@@ -252,18 +320,15 @@ def deal(
     err.print(f"wrote {output}")
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("replay"))
 def replay(
-    file: Annotated[str, typer.Argument(help="The record to replay (- for standard input).")],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the replay summary (docs/records.md) as JSON.")
-    ] = False,
-    lang: Annotated[
-        Lang | None, typer.Option(help=f"Language of the transcript ({LANG_DEFAULT_HELP}).")
-    ] = None,
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help=_h("replay.file"))],
+    as_json: Annotated[bool, typer.Option("--json", help=_h("replay.json"))] = False,
+    lang: Annotated[Lang | None, typer.Option(help=_h("replay.lang"))] = None,
 ) -> None:
     """Replay a game record, complete or stopped anywhere, and check every move."""
-    lang = lang or environment_lang()
+    lang = lang or chosen_lang(ctx)
     try:
         record = load_record(sys.stdin.read()) if file == "-" else read_record_file(file)
         result = replay_record(record)
@@ -275,15 +340,14 @@ def replay(
         raise _fail(str(exc)) from None
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("rules"))
 def rules(
-    game: Annotated[GameName, typer.Argument(help="Which game's rules.")],
-    lang: Annotated[
-        Lang | None, typer.Option(help=f"Language: en or uk ({LANG_DEFAULT_HELP}).")
-    ] = None,
+    ctx: typer.Context,
+    game: Annotated[GameName, typer.Argument(help=_h("rules.game"))],
+    lang: Annotated[Lang | None, typer.Option(help=_h("rules.lang"))] = None,
 ) -> None:
     """Print the rules as the project implements them, with their tags (C1…, S1…)."""
-    lang = lang or environment_lang()
+    lang = lang or chosen_lang(ctx)
     try:
         text = rules_text(game.value, lang.value)
     except CardtableError as exc:
@@ -294,50 +358,35 @@ def rules(
         sys.stdout.write(text)
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("play"))
 def play(
-    game: Annotated[GameName, typer.Argument(help="Which game to play.")],
+    ctx: typer.Context,
+    game: Annotated[GameName, typer.Argument(help=_h("play.game"))],
     vs: Annotated[
         str,
-        typer.Option(
-            help="Candidate: a bot level (easy, medium, hard), any Candidate bot (greedy, "
-            "ismcts:500, learned:PATH), or human for two people at one keyboard."
-        ),
+        typer.Option(help=_h("play.vs")),
     ] = "medium",
-    players: Annotated[
-        int, typer.Option(help="Spy: players at the table, you included (2-8).")
-    ] = 2,
+    players: Annotated[int, typer.Option(help=_h("play.players"))] = 2,
     bots: Annotated[
         str,
-        typer.Option(
-            help="Spy: the bots, comma-separated, one per seat (the last repeats): a level "
-            "(easy, medium, hard) or any Spy bot (greedy, planner:8, learned:PATH)."
-        ),
+        typer.Option(help=_h("play.bots")),
     ] = "greedy",
     speed: Annotated[
         str,
         typer.Option(
-            help="Spy: bot speeds, comma-separated: a profile or moves a second. The web's "
-            f"levels race at {_LEVEL_PACES}; also quick ({SPEEDS['quick']}/s) and fast "
-            f"({SPEEDS['fast']}/s). The default is the easy level's pace."
+            help=_h("play.speed", paces=_LEVEL_PACES, quick=SPEEDS["quick"], fast=SPEEDS["fast"])
         ),
     ] = LEVEL_SPEEDS["easy"],
     lang: Annotated[
         Lang | None,
-        typer.Option(help=f"Language of the app, l switches it ({LANG_DEFAULT_HELP})."),
+        typer.Option(help=_h("play.lang")),
     ] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Write the game record here when the game ends.")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed of the deal (default: a fresh random one).")
-    ] = None,
-    names: Annotated[
-        str | None, typer.Option(help="Comma-separated names of the people playing.")
-    ] = None,
-    deals: Annotated[int | None, typer.Option(help="Candidate: deals in the match.")] = None,
-    decks: Annotated[int | None, typer.Option(help="Candidate: decks in play (1-3).")] = None,
-    rounds: Annotated[int | None, typer.Option(help="Spy: rounds in the match.")] = None,
+    save: Annotated[Path | None, typer.Option(help=_h("play.save"))] = None,
+    seed: Annotated[int | None, typer.Option(help=_h("play.seed"))] = None,
+    names: Annotated[str | None, typer.Option(help=_h("play.names"))] = None,
+    deals: Annotated[int | None, typer.Option(help=_h("common.deals"))] = None,
+    decks: Annotated[int | None, typer.Option(help=_h("common.decks"))] = None,
+    rounds: Annotated[int | None, typer.Option(help=_h("common.rounds"))] = None,
 ) -> None:
     """Play in the terminal: Candidate against a bot or a friend, Spy in real time."""
     try:
@@ -368,7 +417,7 @@ def play(
             players=players,
             bots=[b for b in bots.split(",") if b.strip()],
             speeds=[s for s in speed.split(",") if s.strip()],
-            lang=(lang or environment_lang()).value,
+            lang=(lang or chosen_lang(ctx)).value,
             save=save,
             seed=seed,
             names=people,
@@ -387,42 +436,29 @@ def _game_options(option: list[str] | None) -> dict[str, Any]:
     return dict(_parse_option(o) for o in option or [])
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("arena"))
 def arena(
-    game: Annotated[GameName, typer.Argument(help="Which game the bots play.")],
+    game: Annotated[GameName, typer.Argument(help=_h("common.bots_game"))],
     more_bots: Annotated[
         list[str] | None,
-        typer.Argument(
-            help="More bots after --bots (e.g. --bots ismcts:1000 greedy).", hidden=True
-        ),
+        typer.Argument(help=_h("arena.more_bots"), hidden=True),
     ] = None,
     bots: Annotated[
         list[str] | None,
-        typer.Option(
-            help="Bots: NAME[:ITERATIONS] or a level (easy, medium, hard), space or comma "
-            "separated, e.g. --bots ismcts:1000 greedy."
-        ),
+        typer.Option(help=_h("arena.bots")),
     ] = None,
-    deals: Annotated[
-        int | None, typer.Option(help="Candidate: duplicate deals per pair of bots (default 100).")
-    ] = None,
-    rounds: Annotated[
-        int | None, typer.Option(help="Spy: duplicate rounds, each raced in every seating.")
-    ] = None,
+    deals: Annotated[int | None, typer.Option(help=_h("arena.deals"))] = None,
+    rounds: Annotated[int | None, typer.Option(help=_h("arena.rounds"))] = None,
     workers: Workers = None,
-    backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
+    backend: Annotated[str, typer.Option(help=_h("common.backend"))] = "local",
     ray_address: RayAddress = None,
     ray_host: RayHost = "127.0.0.1",
     ray_port: RayPort = None,
-    seed: Annotated[int, typer.Option(help="Arena seed: the same seed gives the same games.")] = 0,
+    seed: Annotated[int, typer.Option(help=_h("arena.seed"))] = 0,
     option: RuleOptions = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    output: Annotated[
-        Path | None, typer.Option("--out", help="Save the results (and every game) as JSON.")
-    ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(help="Save a plot of win rates and ratings (PNG).")
-    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_h("arena.json"))] = False,
+    output: Annotated[Path | None, typer.Option("--out", help=_h("arena.out"))] = None,
+    plot: Annotated[Path | None, typer.Option(help=_h("arena.plot"))] = None,
     quiet: Quiet = False,
 ) -> None:
     """Let bots play each other over duplicate deals; print win rates with 95% intervals
@@ -457,42 +493,31 @@ def arena(
         raise typer.Exit(130)
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("tournament"))
 def tournament(
-    game: Annotated[GameName, typer.Argument(help="Which game the bots play.")],
+    game: Annotated[GameName, typer.Argument(help=_h("common.bots_game"))],
     more_bots: Annotated[
         list[str] | None,
-        typer.Argument(help="More bots after --bots (e.g. --bots greedy random).", hidden=True),
+        typer.Argument(help=_h("tournament.more_bots"), hidden=True),
     ] = None,
     bots: Annotated[
         list[str] | None,
-        typer.Option(
-            help="The entrants, in initial order: NAME[:ITERATIONS] or a level, space or "
-            "comma separated; a bot may enter several times (greedy greedy)."
-        ),
+        typer.Option(help=_h("tournament.bots")),
     ] = None,
-    format: Annotated[
-        str, typer.Option("--format", help="swiss (candidate), race (spy) or arena (both).")
-    ] = "swiss",
-    rounds: Annotated[int, typer.Option(help="Rounds (an arena: waves of games).")] = 5,
-    table_size: Annotated[int, typer.Option(help="Spy: players a race table seats (2-8).")] = 4,
-    duplicate: Annotated[
-        bool, typer.Option(help="Every table of a round the same cards; matchpoint scoring.")
-    ] = False,
+    format: Annotated[str, typer.Option("--format", help=_h("tournament.format"))] = "swiss",
+    rounds: Annotated[int, typer.Option(help=_h("tournament.rounds"))] = 5,
+    table_size: Annotated[int, typer.Option(help=_h("tournament.table_size"))] = 4,
+    duplicate: Annotated[bool, typer.Option(help=_h("tournament.duplicate"))] = False,
     workers: Workers = None,
-    backend: Annotated[str, typer.Option(help="Where games run: local or ray.")] = "local",
+    backend: Annotated[str, typer.Option(help=_h("common.backend"))] = "local",
     ray_address: RayAddress = None,
     ray_host: RayHost = "127.0.0.1",
     ray_port: RayPort = None,
-    seed: Annotated[int, typer.Option(help="Tournament seed: the same seed, the same games.")] = 0,
+    seed: Annotated[int, typer.Option(help=_h("tournament.seed"))] = 0,
     option: RuleOptions = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    output: Annotated[
-        Path | None, typer.Option("--out", help="Save every round, game and the standings (JSON).")
-    ] = None,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Save the final standings (CSV).")
-    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_h("tournament.json"))] = False,
+    output: Annotated[Path | None, typer.Option("--out", help=_h("tournament.out"))] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help=_h("tournament.csv"))] = None,
     quiet: Quiet = False,
 ) -> None:
     """Play a tournament of bots — Swiss, race rounds or arena, duplicate or not — with
@@ -541,42 +566,33 @@ def _arena_count(game: str, deals: int | None, rounds: int | None) -> int:
     return count
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("analyse"))
 def analyse(
-    game: Annotated[GameName, typer.Argument(help="Which game.")],
+    game: Annotated[GameName, typer.Argument(help=_h("analyse.game"))],
     record: Annotated[
         Path | None,
-        typer.Argument(
-            help="A record file to analyse move by move (docs/analysis.md).", show_default=False
-        ),
+        typer.Argument(help=_h("analyse.record"), show_default=False),
     ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
-            help="Spy without RECORD: seed of the deal whose races the oracle and bots run. "
-            "With RECORD: the analysis's own seed (default 0).",
+            help=_h("analyse.seed"),
             show_default=False,
         ),
     ] = None,
-    players: Annotated[int, typer.Option(help="Spy --seed: number of players (2-8).")] = 2,
-    bots: Annotated[
-        str, typer.Option(help="Spy --seed: bots to race beside the oracle, comma separated.")
-    ] = "model,planner,greedy,random",
+    players: Annotated[int, typer.Option(help=_h("analyse.players"))] = 2,
+    bots: Annotated[str, typer.Option(help=_h("analyse.bots"))] = "model,planner,greedy,random",
     option: RuleOptions = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
-    deals: Annotated[
-        int, typer.Option(help="Spy --seed: summarise this many deals from --seed on.")
-    ] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=_h("analyse.json"))] = False,
+    deals: Annotated[int, typer.Option(help=_h("analyse.deals"))] = 1,
     samples: Annotated[
         int | None,
         typer.Option(
-            help="RECORD: determinisations per move (Candidate, 16) or planner worlds (Spy, 16).",
+            help=_h("analyse.samples"),
             show_default=False,
         ),
     ] = None,
-    plot: Annotated[
-        Path | None, typer.Option(help="RECORD: save the evaluation graph as a PNG.")
-    ] = None,
+    plot: Annotated[Path | None, typer.Option(help=_h("analyse.plot"))] = None,
     quiet: Quiet = False,
 ) -> None:
     """Analyse a played RECORD move by move (marks, the better move, the evaluation
@@ -619,21 +635,17 @@ def analyse(
         raise _fail(str(exc)) from None
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("balance"))
 def balance(
-    game: Annotated[GameName, typer.Argument(help="Which game to study.")],
-    games: Annotated[
-        int, typer.Option("--games", help="Games (Candidate deals; Spy rounds per player count).")
-    ] = 400,
-    bot: Annotated[str, typer.Option(help="The bot that plays every seat.")] = "greedy",
-    players: Annotated[
-        str, typer.Option(help="Spy: player counts to compare, comma separated.")
-    ] = "2,3,4",
+    game: Annotated[GameName, typer.Argument(help=_h("balance.game"))],
+    games: Annotated[int, typer.Option("--games", help=_h("balance.games"))] = 400,
+    bot: Annotated[str, typer.Option(help=_h("balance.bot"))] = "greedy",
+    players: Annotated[str, typer.Option(help=_h("balance.players"))] = "2,3,4",
     workers: Workers = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 0,
+    seed: Annotated[int, typer.Option(help=_h("balance.seed"))] = 0,
     option: RuleOptions = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the answers as JSON.")] = False,
-    plot: Annotated[Path | None, typer.Option(help="Save the plots (PNG).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_h("balance.json"))] = False,
+    plot: Annotated[Path | None, typer.Option(help=_h("balance.plot"))] = None,
     quiet: Quiet = False,
 ) -> None:
     """Answer a player's questions about a game with 95% intervals: Candidate's dealer
@@ -663,34 +675,27 @@ def balance(
 
 train_app = typer.Typer(
     cls=_Group,
-    help="Train a learned bot with MaskablePPO (needs the train extra of cardtable).",
+    help=_h("train"),
     no_args_is_help=True,
 )
 app.add_typer(train_app, name="train")
 
 TrainMinutes = Annotated[
     float | None,
-    typer.Option(help="Wall-clock minutes to train (this run); 30 when --steps is not given."),
+    typer.Option(help=_h("train.minutes")),
 ]
 TrainSteps = Annotated[
     int | None,
-    typer.Option(
-        help="Train this many decisions instead of for minutes (rounded up to whole "
-        "rollouts of 1,024): the same seed then gives the same policy on any machine."
-    ),
+    typer.Option(help=_h("train.steps")),
 ]
-TrainSeed = Annotated[int, typer.Option(help="Seed of the network, the deals and the bots.")]
-TrainOut = Annotated[
-    Path, typer.Option("--out", help="Folder for the checkpoints, progress and curve.png.")
-]
+TrainSeed = Annotated[int, typer.Option(help=_h("train.seed"))]
+TrainOut = Annotated[Path, typer.Option("--out", help=_h("train.out"))]
 TrainResume = Annotated[
     bool,
-    typer.Option("--resume", help="Continue the run saved in --out (steps, optimiser, curve)."),
+    typer.Option("--resume", help=_h("train.resume")),
 ]
-EvalEvery = Annotated[int, typer.Option(help="Evaluate, save and plot every N training decisions.")]
-EvalPairs = Annotated[
-    int, typer.Option(help="Held-out duplicate pairs per opponent at each evaluation.")
-]
+EvalEvery = Annotated[int, typer.Option(help=_h("train.eval_every"))]
+EvalPairs = Annotated[int, typer.Option(help=_h("train.eval_pairs"))]
 
 
 def _train(game: str, **kwargs: Any) -> None:
@@ -702,7 +707,7 @@ def _train(game: str, **kwargs: Any) -> None:
         raise _fail(str(exc)) from None
 
 
-@train_app.command("candidate", cls=_Command)
+@train_app.command("candidate", cls=_Command, help=_h("train.candidate"))
 def train_candidate(
     minutes: TrainMinutes = None,
     steps: TrainSteps = None,
@@ -713,29 +718,17 @@ def train_candidate(
     eval_pairs: EvalPairs = 100,
     method: Annotated[
         str,
-        typer.Option(
-            help="ppo: MaskablePPO against greedy and random; exit: expert iteration "
-            "(search self-play teaches a policy-and-value network that guides the search)."
-        ),
+        typer.Option(help=_h("train.candidate.method")),
     ] = "ppo",
-    iterations: Annotated[
-        int | None, typer.Option(help="exit: iterations to run (instead of --minutes).")
-    ] = None,
-    games: Annotated[int, typer.Option(help="exit: self-play games per iteration.")] = 200,
-    simulations: Annotated[
-        int, typer.Option(help="exit: search simulations per self-play move.")
-    ] = 100,
+    iterations: Annotated[int | None, typer.Option(help=_h("train.candidate.iterations"))] = None,
+    games: Annotated[int, typer.Option(help=_h("train.candidate.games"))] = 200,
+    simulations: Annotated[int, typer.Option(help=_h("train.candidate.simulations"))] = 100,
     eval_search: Annotated[
         int,
-        typer.Option(
-            help="exit: also evaluate the search with the network at this many "
-            "simulations (0: the policy alone)."
-        ),
+        typer.Option(help=_h("train.candidate.eval_search")),
     ] = 0,
-    workers: Annotated[int, typer.Option(help="exit: worker processes for self-play.")] = 1,
-    backend: Annotated[str, typer.Option(help="exit: where self-play runs: local or ray.")] = (
-        "local"
-    ),
+    workers: Annotated[int, typer.Option(help=_h("train.candidate.workers"))] = 1,
+    backend: Annotated[str, typer.Option(help=_h("train.candidate.backend"))] = ("local"),
     quiet: Quiet = False,
 ) -> None:
     """Train a Candidate policy: with MaskablePPO against greedy and random (it plays as
@@ -780,7 +773,7 @@ def train_candidate(
     )
 
 
-@train_app.command("spy", cls=_Command)
+@train_app.command("spy", cls=_Command, help=_h("train.spy"))
 def train_spy(
     minutes: TrainMinutes = None,
     steps: TrainSteps = None,
@@ -809,112 +802,91 @@ def train_spy(
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
-@app.command(cls=_Command)
+@app.command(cls=_Command, help=_h("serve"))
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option(min=1, max=65535, help="Port to listen on (1-65535).")
-    ] = 8000,
+    host: Annotated[str, typer.Option(help=_h("serve.host"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help=_h("serve.port"))] = 8000,
     db: Annotated[
         str,
-        typer.Option(help="Database URL: sqlite:///FILE (default) or postgresql://USER@HOST/DB."),
+        typer.Option(help=_h("serve.db")),
     ] = "sqlite:///cardtable.db",
-    log_level: Annotated[
-        str, typer.Option(help="Server log level: critical, error, warning, info, debug.")
-    ] = "info",
+    log_level: Annotated[str, typer.Option(help=_h("serve.log_level"))] = "info",
     allow_client_seeds: Annotated[
         bool,
         typer.Option(
             "--allow-client-seeds",
-            help="For tests and benchmarks only: accept a seed chosen by the client for "
-            "an unrated table (rated tables with one are refused). Never on a public "
-            "server: whoever chooses the seed knows every hidden card.",
+            help=_h("serve.allow_client_seeds"),
         ),
     ] = False,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
             "--trusted-proxy",
-            help="Address (or network, 10.0.0.0/8) of a reverse proxy whose "
-            "X-Forwarded-For names the client, for the login, hint and analysis limits "
-            "(repeatable). Default none: the header is ignored and the connection's "
-            "address counts. Behind HAProxy on this machine: --trusted-proxy 127.0.0.1.",
+            help=_h("serve.trusted_proxy"),
         ),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
-            help="Redis URL (redis://HOST:PORT/DB): run as one of several processes "
-            "sharing the tables of one PostgreSQL database (docs/server.md). Without "
-            "it the process is alone, as ever.",
+            help=_h("serve.redis"),
         ),
     ] = None,
     redis_prefix: Annotated[
         str,
-        typer.Option(help="Prefix of every Redis key and channel (runs sharing a Redis)."),
+        typer.Option(help=_h("serve.redis_prefix")),
     ] = "cardtable:",
     instance: Annotated[
         str | None,
-        typer.Option(help="This process's id among several (default: host-pid-random)."),
+        typer.Option(help=_h("serve.instance")),
     ] = None,
     route: Annotated[
         str | None,
         typer.Option(
-            help="With --redis: the name the proxy sends this process the WebSockets "
-            "asked for with ?route=NAME by (docs/deploy.md); a table's sockets then "
-            "go to its owner instead of being relayed.",
+            help=_h("serve.route"),
         ),
     ] = None,
     lease_seconds: Annotated[
         float,
         typer.Option(
             min=0.2,
-            help="With --redis: seconds a table's owner holds it without renewing (a "
-            "killed process's tables move after this; a stopped one's at once).",
+            help=_h("serve.lease_seconds"),
         ),
     ] = 10.0,
     renew_seconds: Annotated[
         float,
-        typer.Option(min=0.05, help="With --redis: seconds between lease renewals."),
+        typer.Option(min=0.05, help=_h("serve.renew_seconds")),
     ] = 1.0,
     drain_seconds: Annotated[
         float,
         typer.Option(
             min=0.0,
-            help="With --redis: seconds a process told to stop still serves while its "
-            "health check answers 503, before it hands its tables over.",
+            help=_h("serve.drain_seconds"),
         ),
     ] = 0.0,
     max_in_flight: Annotated[
         int,
         typer.Option(
             min=1,
-            help="Admission control: with more requests and table messages than this in "
-            "progress, new tables, joins and seeks get 503 with Retry-After (moves are "
-            "always served).",
+            help=_h("serve.max_in_flight"),
         ),
     ] = 64,
     max_lag: Annotated[
         float,
         typer.Option(
             min=0.0,
-            help="Admission control: with the event loop this many seconds late, new "
-            "tables, joins and seeks get 503 with Retry-After (0: never by lag).",
+            help=_h("serve.max_lag"),
         ),
     ] = 0.5,
     smtp: Annotated[
         str | None,
         typer.Option(
-            help="SMTP server for the mail (verification and reset links, moderators' "
-            "notices): smtp://[USER[:PASSWORD]@]HOST[:PORT][?starttls=1&from=ADDRESS] or "
-            "smtps://…. Without it every mail is written to the server's log.",
+            help=_h("serve.smtp"),
         ),
     ] = None,
     public_url: Annotated[
         str | None,
         typer.Option(
-            help="The site's address the links in mails start with, e.g. "
-            "https://cards.example.org (default: this server's own address).",
+            help=_h("serve.public_url"),
         ),
     ] = None,
 ) -> None:
@@ -961,18 +933,18 @@ def serve(
 
 
 # `cardtable connect`: play on a server as a bot account (docs/bot-api.md).
-app.command("connect", cls=_Command)(connect_command)
+app.command("connect", cls=_Command, help=_h("connect"))(connect_command)
 
 admin_app = typer.Typer(
     cls=_Group,
-    help="Administer a server's database: the moderator role (docs/server.md, Moderation).",
+    help=_h("admin"),
     no_args_is_help=True,
 )
 app.add_typer(admin_app, name="admin")
 
 AdminDb = Annotated[
     str,
-    typer.Option(help="The server's database URL, as given to serve --db."),
+    typer.Option(help=_h("admin.db")),
 ]
 
 
@@ -992,35 +964,22 @@ def _set_role(name: str, db: str, moderator: bool) -> None:
     out.print(f"{escape(found)} is {'now' if moderator else 'no longer'} a moderator")
 
 
-@admin_app.command("grant-moderator", cls=_Command)
+@admin_app.command("grant-moderator", cls=_Command, help=_h("admin.grant_moderator"))
 def grant_moderator(
-    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    name: Annotated[str, typer.Argument(help=_h("admin.name"))],
     db: AdminDb = "sqlite:///cardtable.db",
 ) -> None:
     """Make the account NAME a moderator (logged in the moderators' log)."""
     _set_role(name, db, True)
 
 
-@admin_app.command("revoke-moderator", cls=_Command)
+@admin_app.command("revoke-moderator", cls=_Command, help=_h("admin.revoke_moderator"))
 def revoke_moderator(
-    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    name: Annotated[str, typer.Argument(help=_h("admin.name"))],
     db: AdminDb = "sqlite:///cardtable.db",
 ) -> None:
     """Take the moderator role from the account NAME (logged in the moderators' log)."""
     _set_role(name, db, False)
-
-
-def _one_line_summaries() -> None:
-    """Join the lines of each command's first help paragraph. Typer's rich help keeps a
-    docstring's line breaks, so a summary wrapped in the source would break mid-sentence
-    in ``cardtable --help``; the terminal wraps it instead."""
-    for info in app.registered_commands:
-        doc = inspect.getdoc(info.callback) or ""
-        first, sep, rest = doc.partition("\n\n")
-        info.help = " ".join(first.split("\n")) + sep + rest
-
-
-_one_line_summaries()
 
 
 def main() -> None:

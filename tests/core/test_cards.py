@@ -12,6 +12,7 @@ from cardtable.cards import (
     Card,
     Rank,
     Suit,
+    court_faces,
     format_cards,
     kind_of,
     parse_card_kind,
@@ -20,7 +21,9 @@ from cardtable.cards import (
     standard_deck,
     suit_of,
 )
+from cardtable.catalogue import languages
 from cardtable.errors import CardParseError
+from cardtable.messages import say
 
 
 @pytest.mark.parametrize(
@@ -133,3 +136,36 @@ def test_suits_and_ranks() -> None:
         Rank.parse("1")
     with pytest.raises(CardParseError):
         Card.from_kind(52)
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_languages_court_letters_are_read_as_its_cards(lang: str) -> None:
+    """A card may be typed with the letters the player's language writes on it (B D K A
+    in German, W D K A in Polish, В Д К Т in Ukrainian: the catalogues' card faces), in
+    either case and with a suit letter or symbol; J Q K A are read in every language."""
+    for face, plain in zip(court_faces(lang), ("J", "Q", "K", "A"), strict=True):
+        for text in (f"{face}S", f"{face.lower()}h", f"♦{face}", f"{face} ♣"):
+            assert str(Card.parse(text))[:-1] == plain, (lang, text)
+        assert Rank.parse(face) == Rank.parse(plain)
+    assert [str(c) for c in parse_cards("JS, QH, KD, AC")] == ["JS", "QH", "KD", "AC"]
+
+
+def test_the_court_letters_keep_their_meaning_across_languages() -> None:
+    """No language's letter means another rank than the same letter elsewhere: Latin T
+    stays the ten and Cyrillic Т the ace, D is the queen in German and Polish alike."""
+    meaning: dict[str, str] = {"T": "10"}
+    for lang in languages():
+        for face, plain in zip(court_faces(lang), ("J", "Q", "K", "A"), strict=True):
+            assert meaning.setdefault(face.upper(), plain) == plain, (lang, face)
+    assert str(Card.parse("TS")) == "10S"
+    assert str(Card.parse("ТS")) == "AS"  # Cyrillic Т
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_a_text_that_is_no_rank_is_told_the_letters_of_the_languages(lang: str) -> None:
+    with pytest.raises(CardParseError) as caught:
+        Rank.parse("Z")
+    said = say("card.not_rank", caught.value.params, lang)
+    assert "B D K A" in said
+    assert "В Д К Т" in said
+    assert "W D K A" in said

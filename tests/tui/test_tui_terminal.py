@@ -3,12 +3,13 @@ the Ukrainian keyboard layout, the hint, long status lines and the deal's summar
 
 from __future__ import annotations
 
+import pytest
 from tui_helpers import candidate_app, keys_for, screen_text, settle, sync
 
 from cardtable.table import Pacing
 from cardtable.tui.candidate_app import CandidateScreen, DealOverScreen, HandoffScreen
 from cardtable.tui.common import LAYOUT_KEYS, QuitScreen
-from cardtable.tui.i18n import card_label
+from cardtable.tui.i18n import LANGS, card_label, tr, yes_keys
 
 SIZE = (80, 24)
 
@@ -43,9 +44,39 @@ async def test_tui_terminal_q_asks_before_leaving_a_game() -> None:
         assert app.return_code == 0
 
 
+#: The letter each language answers yes with, besides y (its word for yes).
+YES = {"en": "y", "uk": "т", "de": "j", "es": "s", "pl": "t"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("answer", ["own", "y", "q"])
+@sync
+async def test_tui_terminal_leaving_is_confirmed_with_the_languages_yes_key(
+    lang: str, answer: str
+) -> None:
+    """«Leave the game?» names the language's yes key, which leaves, as do y and q in
+    every language; the first letter of another word (n, н for ні) goes back."""
+    own = YES.get(lang, "y")
+    assert yes_keys(lang) == {own, "y"}
+    assert tr(lang, "quit_keys").startswith(own)
+    app = candidate_app(seed=3, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        assert tr(lang, "quit_keys") in " ".join(screen_text(app).split())
+        await pilot.press("n" if own != "n" else "x")
+        assert isinstance(app.screen, CandidateScreen)
+        assert app.return_code is None
+        await pilot.press("q", {"own": own, "y": "y", "q": "q"}[answer])
+        await pilot.pause()
+        assert app.return_code == 0
+
+
 @sync
 async def test_tui_terminal_letter_keys_work_with_the_ukrainian_layout() -> None:
-    """і is on the s key: it deals from the spades pile; й (q) asks to leave; н (y) leaves."""
+    """і is on the s key: it deals from the spades pile; й (q) asks to leave. The answer
+    is read as typed: н (ні, on the y key) goes back to the game, т (так) leaves."""
     assert (LAYOUT_KEYS["і"], LAYOUT_KEYS["з"], LAYOUT_KEYS["е"], LAYOUT_KEYS["Й"]) == (
         "s",
         "p",
@@ -62,6 +93,9 @@ async def test_tui_terminal_letter_keys_work_with_the_ukrainian_layout() -> None
         assert isinstance(app.screen, QuitScreen)
         assert "Вийти з гри?" in screen_text(app)
         await pilot.press("н")
+        assert isinstance(app.screen, CandidateScreen)
+        assert app.return_code is None
+        await pilot.press("й", "т")
         await pilot.pause()
         assert app.return_code == 0
 

@@ -1,7 +1,8 @@
 """The ``cardtable connect`` command (its options and its run); the CLI registers it.
 
 The heavy imports (httpx, the bots) happen when the command runs, so ``cardtable``'s
-other commands do not pay for them.
+other commands do not pay for them. The options' help texts are catalogue messages
+(``cli:help.connect.*``, :mod:`cardtable.cli_help`), shown in the reader's language.
 """
 
 from __future__ import annotations
@@ -13,41 +14,40 @@ from typing import Annotated
 
 import typer
 
+from cardtable.cli_help import help_text as _h
+
 __all__ = ["connect"]
 
 
 def connect(
-    server: Annotated[str, typer.Option(help="The server's address, e.g. http://127.0.0.1:8000.")],
+    server: Annotated[str, typer.Option(help=_h("connect.server"))],
     token: Annotated[
         str,
         typer.Option(
             envvar="CARDTABLE_TOKEN",
-            help="A personal API token of a bot account (scope bot:play); or $CARDTABLE_TOKEN.",
+            help=_h("connect.token"),
         ),
     ],
     bot: Annotated[
         list[str],
         typer.Option(
-            help="The bot: ismcts:300, model, learned:PATH, a level, or module:Class; "
-            "GAME=SPEC for one game (repeatable).",
+            help=_h("connect.bot"),
         ),
     ],
-    concurrency: Annotated[int, typer.Option(min=1, max=64, help="Games at once.")] = 1,
-    rated: Annotated[bool, typer.Option(help="Accept rated challenges.")] = True,
-    untimed: Annotated[bool, typer.Option(help="Accept games without a clock.")] = True,
+    concurrency: Annotated[int, typer.Option(min=1, max=64, help=_h("connect.concurrency"))] = 1,
+    rated: Annotated[bool, typer.Option(help=_h("connect.rated"))] = True,
+    untimed: Annotated[bool, typer.Option(help=_h("connect.untimed"))] = True,
     min_seconds: Annotated[
-        float | None, typer.Option(min=0, help="Decline clocks starting under this.")
+        float | None, typer.Option(min=0, help=_h("connect.min_seconds"))
     ] = None,
     max_seconds: Annotated[
-        float | None, typer.Option(min=0, help="Decline clocks starting over this.")
+        float | None, typer.Option(min=0, help=_h("connect.max_seconds"))
     ] = None,
-    log_dir: Annotated[
-        Path | None, typer.Option(help="Save each finished game's record here.")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the bots (default: random).")] = None,
+    log_dir: Annotated[Path | None, typer.Option(help=_h("connect.log_dir"))] = None,
+    seed: Annotated[int | None, typer.Option(help=_h("connect.seed"))] = None,
     tournament: Annotated[
         list[str] | None,
-        typer.Option(help="Join this tournament (it must allow bot accounts; repeatable)."),
+        typer.Option(help=_h("connect.tournament")),
     ] = None,
 ) -> None:
     """Play on a cardtable server as a bot account, with a bot of the project or your own

@@ -66,7 +66,9 @@ class GameInfo:
 
     #: The name used in records, on the command line and in URLs (``"candidate"``).
     name: str
-    #: The title for people, by language (``{"en": "Candidate", "uk": "Кандидат"}``).
+    #: The title for people in every shipped language (``{"en": "Candidate", "uk":
+    #: "Кандидат", …}``): the catalogues' ``term:game_title.<name>``, so every face
+    #: names the game as its language does.
     titles: Mapping[str, str]
     min_players: int
     max_players: int

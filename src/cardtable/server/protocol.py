@@ -702,6 +702,10 @@ class OfferedGame(BaseModel):
 
     name: str
     title: str
+    titles: dict[str, str] = Field(
+        default_factory=dict,
+        description="The title in every shipped language, by language code.",
+    )
     realtime: bool
     min_seats: int
     max_seats: int

@@ -49,7 +49,6 @@ class CandidateApp(TableApp):
     :class:`~cardtable.tui.common.TableApp` for ``clock`` and ``auto``)."""
 
     game = "candidate"
-    TITLE = "cardtable · Candidate"
 
     def on_mount(self) -> None:
         self.push_screen(CandidateScreen())
@@ -328,7 +327,7 @@ class CandidateScreen(TableScreen):
         words = self.words
         title = self.query_one("#title", Static)
         # A match resigned or aborted is over though its cards are not played out.
-        heading = tr(lang, "cand_title_over") if self.driver.is_over else words.title_text(view)
+        heading = words.over_title() if self.driver.is_over else words.title_text(view)
         title.update(fit_title(heading, title.size.width))
         self.query_one(PilesPanel).show(view, words)
         self.query_one(LobbyPanel).show(view, words)

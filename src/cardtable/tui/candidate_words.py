@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.tui.i18n import bot_name, card_label, tr
+from cardtable.tui.i18n import bot_name, card_label, game_title, tr
 
 __all__ = ["SUITS", "CandidateWords"]
 
@@ -88,13 +88,18 @@ class CandidateWords:
             self.lang, "cand_resigned", name=self.seat_name(seat), winner=self.seat_name(1 - seat)
         )
 
+    def over_title(self) -> str:
+        """The title bar once the match is over (played out, resigned or aborted)."""
+        return tr(self.lang, "cand_title_over", game=game_title("candidate", self.lang))
+
     def title_text(self, view: Mapping[str, Any]) -> str:
         """The title bar: the deal, the dealer and the leader, or the match's end."""
         if view["is_over"]:
-            return tr(self.lang, "cand_title_over")
+            return self.over_title()
         return tr(
             self.lang,
             "cand_title",
+            game=game_title("candidate", self.lang),
             deal=view["deal_number"],
             deals=view["deals"],
             dealer=self.seat_name(view["dealer"]),

@@ -32,7 +32,7 @@ from cardtable.errors import CardtableError
 from cardtable.record import dump_record
 from cardtable.rules_text import rules_text
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import other_lang, switch_label, tr
+from cardtable.tui.i18n import game_title, other_lang, switch_label, tr, yes_keys
 
 __all__ = [
     "LAYOUT_KEYS",
@@ -165,14 +165,25 @@ class TableApp(App[None]):
         self._clock = clock
         self._started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self.title = self.app_title()
+
+    def app_title(self) -> str:
+        """The app's title (a terminal may show it in its window's title bar): the
+        game's title in the app's language."""
+        return f"cardtable · {game_title(self.game, self.lang)}"
 
     def on_load(self) -> None:
         self._started = time.monotonic()
 
     async def on_event(self, event: events.Event) -> None:
         """Keys typed with the Ukrainian layout reach the screens as the Latin keys in
-        the same places (:func:`latin_key`)."""
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        the same places (:func:`latin_key`); a question (:class:`QuitScreen`) gets the
+        letter as typed, since its yes key is a letter of the language («т», так)."""
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and not isinstance(self.screen, QuitScreen)
+        ):
             event = latin_key(event)
         await super().on_event(event)
 
@@ -250,6 +261,7 @@ class TableApp(App[None]):
         """Switch between English and the starting language (Ukrainian when that was
         English) and redraw every open screen."""
         self.lang = other_lang(self.lang, self.home_lang)
+        self.title = self.app_title()
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.redraw()
@@ -348,8 +360,13 @@ class DialogScreen(ModalScreen[None]):
 
 
 class QuitScreen(ModalScreen[None]):
-    """ "Leave the game?": ``y`` or ``q`` again leaves (saving the record when ``--save``
-    was given), any other key goes back to the game."""
+    """ "Leave the game?": the language's yes key (:func:`~cardtable.tui.i18n.yes_keys`:
+    «т» in Ukrainian, «j» in German, ``y`` in every language) or ``q`` again leaves
+    (saving the record when ``--save`` was given), any other key goes back to the game.
+
+    The yes letters are read as typed, not by their place on the keyboard: with the
+    Ukrainian layout «т» (так) leaves and «н» (ні) goes back, though «н» sits on the
+    ``y`` key. ``q`` is the quit key by its place, as everywhere in the app (``й``)."""
 
     def compose(self) -> ComposeResult:
         app = self.app
@@ -368,7 +385,8 @@ class QuitScreen(ModalScreen[None]):
         app = self.app
         assert isinstance(app, TableApp)
         self.dismiss()
-        if event.key in ("y", "q"):
+        typed = (event.character or "").lower()
+        if typed in yes_keys(app.lang) or latin_key(event).key.lower() == "q":
             app.quit_game()
 
 

@@ -33,11 +33,13 @@ __all__ = [
     "card_label",
     "card_text",
     "cards_text",
+    "game_title",
     "other_lang",
     "refusal_text",
     "switch_label",
     "tr",
     "words",
+    "yes_keys",
 ]
 
 #: The shipped languages, in the catalogues' order (English first).
@@ -56,6 +58,17 @@ def other_lang(lang: str, home: str = SECOND_LANG) -> str:
     if lang != "en":
         return "en"
     return home if home != "en" and home in LANGS else SECOND_LANG
+
+
+def yes_keys(lang: str) -> frozenset[str]:
+    """The letters that answer yes to a question in ``lang``: the language's own
+    (``tui:yes_key``: «т» for так, «j» for ja, «s» for sí, «t» for tak) and ``y``, which
+    answers yes in every language (a player who learned the keys in English keeps them).
+
+    >>> sorted(yes_keys("uk")), sorted(yes_keys("en"))
+    (['y', 'т'], ['y'])
+    """
+    return frozenset({tr(lang, "yes_key").lower(), "y"})
 
 
 def switch_label(lang: str, home: str = SECOND_LANG) -> str:
@@ -125,6 +138,12 @@ def _game_words(lang: str) -> dict[str, str]:
         "deck": term("deck", lang),
         "bot": term("bot", lang),
     }
+
+
+def game_title(game: str, lang: str) -> str:
+    """The game's title in ``lang`` («Kandidat», «Шпигун проти шпигуна»): the glossary's
+    ``game_title.<game>``, the same the web lobby and the command line show."""
+    return term(f"game_title.{game}", lang)
 
 
 def bot_name(level: str, lang: str) -> str:

@@ -37,7 +37,7 @@ from cardtable.tui.common import (
     key_name,
 )
 from cardtable.tui.driver import TableDriver
-from cardtable.tui.i18n import card_label, card_text, refusal_text, switch_label, tr
+from cardtable.tui.i18n import card_label, card_text, game_title, refusal_text, switch_label, tr
 
 __all__ = ["RoundOverScreen", "SpyApp", "SpyScreen", "pile_moves"]
 
@@ -81,7 +81,6 @@ class SpyApp(TableApp):
     :class:`~cardtable.tui.common.TableApp` for ``clock`` and ``auto``)."""
 
     game = "spy"
-    TITLE = "cardtable · Spy vs Spy"
 
     def __init__(
         self,
@@ -251,7 +250,7 @@ class SpyScreen(TableScreen):
             self.status = tr(self.lang, "unknown_key", pressed=pressed, why=why)
 
     def over_text(self) -> str:
-        return tr(self.lang, "spy_title_over")
+        return tr(self.lang, "spy_title_over", game=game_title("spy", self.lang))
 
     def pile_key(self, number: int, from_waste: bool) -> None:
         """A pile key: the first of its moves that is legal, or the first one (refused
@@ -309,9 +308,10 @@ class SpyScreen(TableScreen):
     def title_text(self, view: Mapping[str, Any]) -> str:
         lang = self.lang
         if self.driver.is_over:
-            head = tr(lang, "spy_title_over")
+            head = self.over_text()
         else:
-            head = tr(lang, "spy_title", round=view["round"], rounds=view["rounds"])
+            game = game_title("spy", lang)
+            head = tr(lang, "spy_title", game=game, round=view["round"], rounds=view["rounds"])
         total = view["totals"][self.spy_app.me]
         clock = race_clock(self.driver.race_time(self.spy_app.now()))
         race = render("race.time", {"time": clock}, lang)
@@ -338,7 +338,7 @@ class SpyScreen(TableScreen):
     def mine_text(self, mine: PublicSeat | None) -> Text:
         lang = self.lang
         if mine is None:
-            return Text(tr(lang, "spy_title_over"))
+            return Text(self.over_text())
         boxes = [
             card_box(mine["points_top"], lang, tr(lang, "points"), mine["points_count"]),
             card_box(mine["waste_top"], lang, tr(lang, "waste"), mine["waste_count"]),

@@ -32,6 +32,7 @@ from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.options import CandidateOptions
 from cardtable.games.candidate.state import CandidateState
 from cardtable.games.candidate.views import CandidateView
+from cardtable.glossary import GLOSSARY
 from cardtable.messages import make_refusal
 
 __all__ = ["INFO", "CandidateMatch"]
@@ -39,7 +40,7 @@ __all__ = ["INFO", "CandidateMatch"]
 #: Candidate's declared facts (C1: two players; C17: the highest total wins).
 INFO: Final = GameInfo(
     name="candidate",
-    titles={"en": "Candidate", "uk": "Кандидат"},
+    titles=GLOSSARY["game_title.candidate"],
     min_players=2,
     max_players=2,
     realtime=False,

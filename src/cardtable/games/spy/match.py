@@ -43,6 +43,7 @@ from cardtable.games.spy.options import MAX_PLAYERS, MIN_PLAYERS, SpyOptions
 from cardtable.games.spy.position import NO_LIMIT, Position
 from cardtable.games.spy.state import SpyState
 from cardtable.games.spy.views import SeatWindow
+from cardtable.glossary import GLOSSARY
 from cardtable.messages import make_refusal
 
 __all__ = ["INFO", "SpyMatch"]
@@ -50,7 +51,7 @@ __all__ = ["INFO", "SpyMatch"]
 #: Spy's declared facts (S1: 2-8 players; S16: the lowest total wins).
 INFO: Final = GameInfo(
     name="spy",
-    titles={"en": "Spy vs Spy", "uk": "Шпигун проти шпигуна"},
+    titles=GLOSSARY["game_title.spy"],
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     realtime=True,

@@ -56,6 +56,7 @@ async def list_games(hub: HubDep) -> list[OfferedGame]:
         OfferedGame(
             name=game.info.name,
             title=game.title,
+            titles=dict(game.info.titles),
             realtime=game.info.realtime,
             min_seats=game.info.min_players,
             max_seats=game.info.max_players,
