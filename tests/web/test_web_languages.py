@@ -92,8 +92,8 @@ def test_a_first_visit_follows_the_browsers_language_and_the_choice_is_kept(
 @pytest.mark.parametrize(
     ("game", "options", "phone", "ready", "word"),
     [
-        ("candidate", {"deals": 1}, False, "[data-pile]:not([disabled])", "chooseDeal"),
-        ("spy", {"rounds": 1}, True, "[data-key='deck']", "spy"),
+        ("candidate", {"deals": 1}, False, "[data-pile]:not([disabled])", "web:chooseDeal"),
+        ("spy", {"rounds": 1}, True, "[data-key='deck']", "term:game_title.spy"),
     ],
 )
 def test_a_table_in_another_language(
@@ -115,7 +115,8 @@ def test_a_table_in_another_language(
     errors = page_errors(page)
     page.wait_for_selector(ready)
     text = page.inner_text("body")
-    assert words("web", lang)[word] in text
+    area, _, key = word.partition(":")
+    assert words(area, lang)[key] in text
     assert LANGUAGES[lang][1] in text
     name = f"candidate-table-{lang}" if game == "candidate" else f"spy-race-{lang}"
     look_at(page, shots, name, then={"width": 1280, "height": 800} if phone else PHONE)
