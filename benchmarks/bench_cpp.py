@@ -56,6 +56,7 @@ missing; ``--no-timing`` runs the instruction counts alone.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -63,9 +64,11 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from benchmarks.harness import Rate, median_run, paired_ratio
 
@@ -85,18 +88,36 @@ PLAYING = True
 # ------------------------------------------------------------------------ the sides
 
 
+@contextmanager
+def settled_heap() -> Iterator[None]:
+    """Time a loop with only its own garbage to collect: the objects made before it (the
+    dealt games of ``play only``, the modules) are collected once and then set aside
+    from the cyclic collector (:func:`gc.freeze`), so a collection in the loop walks
+    what the loop made, as it would in a program that plays and drops its games."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def openspiel_games(name: str, games: int, seed: int, play_only: bool) -> Rate:
     """``games`` games of OpenSpiel's ``name`` by ``evaluate_bots`` with uniform random
     C++ bots; with ``play_only`` the chance nodes before the first decision are applied
-    before the timing (from a Python generator) and only ``evaluate_bots`` is timed."""
+    before the timing (from a Python generator) and only ``evaluate_bots`` is timed.
+    Whole games are timed without being kept, then played again (the same bots' seeds,
+    the same games) to be counted."""
     import pyspiel
 
     game = pyspiel.load_game(name)
     players = game.num_players()
-    bots = [pyspiel.make_uniform_random_bot(p, seed * 10 + p) for p in range(players)]
     evaluate = pyspiel.evaluate_bots
     new = game.new_initial_state
-    played = []
+
+    def bots() -> list[Any]:
+        return [pyspiel.make_uniform_random_bot(p, seed * 10 + p) for p in range(players)]
+
     if play_only:
         rng = random.Random(seed)
         starts = []
@@ -106,19 +127,28 @@ def openspiel_games(name: str, games: int, seed: int, play_only: bool) -> Rate:
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
             starts.append(state)
         first = [len(s.history()) for s in starts]
-        begin = time.perf_counter()
-        for i, state in enumerate(starts if PLAYING else ()):
-            evaluate(state, bots, seed + i)
-        seconds = time.perf_counter() - begin
+        players_bots = bots()
+        with settled_heap():
+            begin = time.perf_counter()
+            for i, state in enumerate(starts if PLAYING else ()):
+                evaluate(state, players_bots, seed + i)
+            seconds = time.perf_counter() - begin
         played = starts
     else:
-        first = [0] * games
-        begin = time.perf_counter()
-        for i in range(games):
-            state = new()
-            evaluate(state, bots, seed + i)
-            played.append(state)
-        seconds = time.perf_counter() - begin
+        players_bots = bots()
+        with settled_heap():
+            begin = time.perf_counter()
+            for i in range(games):
+                evaluate(new(), players_bots, seed + i)
+            seconds = time.perf_counter() - begin
+        played = []
+        if COUNTING:
+            players_bots = bots()
+            for i in range(games):
+                state = new()
+                evaluate(state, players_bots, seed + i)
+                played.append(state)
+        first = [0] * len(played)
     actions = chance = 0
     for state, skip in zip(played, first, strict=True):
         if not COUNTING:
@@ -133,38 +163,48 @@ def openspiel_games(name: str, games: int, seed: int, play_only: bool) -> Rate:
 
 def candidate_games(engine: str, games: int, seed: int, play_only: bool) -> Rate:
     """``games`` one-deal Candidate matches on ``engine``: made, the deal move by
-    ``apply_action``, then the engine's random playout (module docstring)."""
+    ``apply_action``, then the engine's random playout (module docstring). Whole games
+    are timed without being kept, then played again from the same seeds to be counted."""
     from cardtable.games.candidate import GAME, CandidateOptions
     from cardtable.games.candidate import engine as engines
 
     options = CandidateOptions(deals=1)
-    rng = random.Random(seed)
-    uniform = rng.random
     new = GAME.new_initial_state
     playout = engines.random_playout
+
+    def whole(keep: list[Any] | None) -> float:
+        uniform = random.Random(seed).random
+        begin = time.perf_counter()
+        for i in range(games):
+            state = new(seed + i, options)
+            legal = state.legal_actions()
+            state.apply_action(legal[int(uniform() * len(legal))])
+            playout(state, uniform)
+            if keep is not None:
+                keep.append(state)
+        return time.perf_counter() - begin
+
     with engines.using(engine):
         if play_only:
+            uniform = random.Random(seed).random
             starts = []
             for i in range(games):
                 state = new(seed + i, options)
                 legal = state.legal_actions()
                 state.apply_action(legal[int(uniform() * len(legal))])
                 starts.append(state)
-            begin = time.perf_counter()
-            for state in starts if PLAYING else ():
-                playout(state, uniform)
-            seconds = time.perf_counter() - begin
+            with settled_heap():
+                begin = time.perf_counter()
+                for state in starts if PLAYING else ():
+                    playout(state, uniform)
+                seconds = time.perf_counter() - begin
             played = starts
         else:
+            with settled_heap():
+                seconds = whole(None)
             played = []
-            begin = time.perf_counter()
-            for i in range(games):
-                state = new(seed + i, options)
-                legal = state.legal_actions()
-                state.apply_action(legal[int(uniform() * len(legal))])
-                playout(state, uniform)
-                played.append(state)
-            seconds = time.perf_counter() - begin
+            if COUNTING:
+                whole(played)
     actions = 0
     for state in played if COUNTING and (PLAYING or not play_only) else ():
         if not state.is_terminal():
@@ -175,34 +215,45 @@ def candidate_games(engine: str, games: int, seed: int, play_only: bool) -> Rate
 
 def spy_games(engine: str, games: int, seed: int, play_only: bool) -> Rate:
     """``games`` one-round Spy matches of two players on ``engine``: dealt, then the
-    engine's random playout (module docstring)."""
+    engine's random playout (module docstring). Whole games are timed without being
+    kept, then played again from the same seeds to be counted."""
     from cardtable.games.spy import SpyOptions, SpyState
     from cardtable.games.spy import engine as engines
     from cardtable.games.spy.race import DEFAULT_MOVE_LIMIT
 
     options = SpyOptions(rounds=1)
-    uniform = random.Random(seed).random
     deal = SpyState.deal
     playout = engines.random_playout
+
+    def whole(keep: list[Any] | None) -> float:
+        uniform = random.Random(seed).random
+        begin = time.perf_counter()
+        for i in range(games):
+            state = deal(2, seed=seed + i, options=options, move_limit=DEFAULT_MOVE_LIMIT)
+            playout(state, uniform)
+            if keep is not None:
+                keep.append(state)
+        return time.perf_counter() - begin
+
     with engines.using(engine):
         if play_only:
+            uniform = random.Random(seed).random
             starts = [
                 deal(2, seed=seed + i, options=options, move_limit=DEFAULT_MOVE_LIMIT)
                 for i in range(games)
             ]
-            begin = time.perf_counter()
-            for state in starts if PLAYING else ():
-                playout(state, uniform)
-            seconds = time.perf_counter() - begin
+            with settled_heap():
+                begin = time.perf_counter()
+                for state in starts if PLAYING else ():
+                    playout(state, uniform)
+                seconds = time.perf_counter() - begin
             played = starts
         else:
+            with settled_heap():
+                seconds = whole(None)
             played = []
-            begin = time.perf_counter()
-            for i in range(games):
-                state = deal(2, seed=seed + i, options=options, move_limit=DEFAULT_MOVE_LIMIT)
-                playout(state, uniform)
-                played.append(state)
-            seconds = time.perf_counter() - begin
+            if COUNTING:
+                whole(played)
     actions = sum(len(state.played_rounds()[-1][1]) for state in played) if COUNTING else 0
     return Rate(games, actions, 0, seconds)
 
