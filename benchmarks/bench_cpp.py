@@ -24,11 +24,18 @@ on either side:
   deal move). So a Candidate game here is ``new_initial_state`` (one-deal match), the
   deal move by ``apply_action`` (a random pile) and the playout in C to the end of the
   match; every move of the match is counted, the deal move included (about 135).
-  Spy's random playout covers a whole round, but the round is dealt in Python
-  (``SpyState.deal``): a Spy game is one round between two players with the race
-  runner's move cap, dealt and played out. A uniformly random Spy player resigns early
-  (resigning is always legal), after about 7 moves, so Spy's whole-game figure is
-  mostly dealing.
+  A Spy game is one round between two players with the race runner's move cap, dealt
+  by ``SpyState.deal`` (on the compiled core the seeded cards and the positions are
+  made in C, ``games/spy/_deal.h``) and played out. A uniformly random Spy player
+  resigns early (resigning is always legal), after about 7 moves, so Spy's whole-game
+  figure is mostly dealing.
+
+No side keeps its games while it is timed: a whole-game loop makes, plays and drops
+each game, and the same games are played again from the same seeds after the timing to
+count their actions; before each timed loop the heap is collected and frozen
+(:func:`settled_heap`). Kept games would make Python's cyclic collector walk a growing
+heap of our games (Python objects) inside the timing, a cost OpenSpiel's states (C++
+objects, not tracked by it) never pay.
 
 Two figures a side, each in its own loop:
 
