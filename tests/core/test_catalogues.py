@@ -213,6 +213,56 @@ def test_the_code_check_finds_a_missing_id() -> None:
     assert named_ids("msg", NAMED[3][2], 'message_id=x or "server.requested"') <= known
 
 
+ESLINT = ROOT / "node_modules/.bin/eslint"
+
+
+def eslint_refusals(source: str) -> list[tuple[int, str]]:
+    """What ``make jscheck``'s ESLint says of ``source`` as a module of the web client:
+    (line, message) for each refusal."""
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [
+            str(ESLINT),
+            "--format",
+            "json",
+            "--stdin",
+            "--stdin-filename",
+            str(SRC / "server/static/js/probe.js"),
+        ],
+        input=source,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return [(m["line"], m["message"]) for r in json.loads(done.stdout) for m in r["messages"]]
+
+
+@pytest.mark.skipif(not ESLINT.exists(), reason="the web client's tools are not installed")
+def test_the_web_clients_check_refuses_text_written_in_the_code() -> None:
+    """Words for the player in the client's code fail ``make jscheck``; names (CSS classes,
+    a move's text, the brand) pass."""
+    text = [
+        'export const a = "Your turn now";',
+        "export const b = (name) => `Hello ${name}, welcome`;",
+        'export const c = "Пас, далі";',
+        'export const d = "Zug zurück";',
+        "export const e = (n) => `${n} ходів зроблено`;",
+    ]
+    names = [
+        'export const f = "card face lifted";',
+        "export const g = (n) => `place points ${n}`;",
+        "export const h = (t) => `${t} · cardtable`;",
+        "export const i = (x) => `translate(${x}px, 0px)`;",
+    ]
+    refused = eslint_refusals("\n".join(text + names) + "\n")
+    assert all("catalogues" in said for _, said in refused), refused
+    assert sorted({line for line, _ in refused}) == list(range(1, len(text) + 1))
+
+
 def test_the_port_takes_a_branchs_new_and_changed_words_only() -> None:
     port = port_script()
     entry = port.Entry

@@ -309,6 +309,7 @@ export class AnalysisBoard {
     this.xOf = x;
     const svg = s(
       "svg",
+      // eslint-disable-next-line no-restricted-syntax -- an SVG attribute's value, not text
       { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img", "aria-label": caption, preserveAspectRatio: "xMidYMid meet" },
       s("title", {}, caption),
       layers,
