@@ -111,3 +111,37 @@ def test_a_cancelled_seek_vanishes_and_a_lone_player_is_offered_bots(
     assert [s["role"] for s in table["seats"]].count("bot") == 2
     assert cat.page_errors == []
     assert dan.page_errors == []
+
+
+def test_an_answer_to_a_poll_that_comes_after_the_cancel_draws_nothing(
+    web_server: WebServer, browser: Any
+) -> None:
+    """The poll's answer is held on its way to the page (as on a slow network or a busy
+    machine) while the player cancels: the late answer must not draw the seek back and
+    hide the form for good."""
+    base = web_server.base
+    page = lobby_page(browser, base, "en", phone=False)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))  # the server answers now; the page later
+
+    with page.expect_request("**/api/seeks/*/poll"):
+        page.route("**/api/seeks/*/poll", hold)
+        play_now(page, "Ann")
+        page.wait_for_selector(".seekstatus .seekline")
+    with page.expect_response(lambda r: r.url.endswith("/cancel")) as cancelled:
+        page.click("button[data-action=seek-cancel]")
+    assert cancelled.value.status == 204
+    ((route, answer),) = held
+    assert answer.status == 200  # the seek was still waiting when the server answered
+    with page.expect_response("**/api/seeks/*/poll"):
+        route.fulfill(response=answer)
+    # Let the page read the answer (two turns of its event loop) before looking.
+    page.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done, 0), 0))")
+    assert page.query_selector(".seekstatus .seekline") is None
+    assert page.is_visible("input[name=seek-name]")
+    play_now(page, "Ann")  # the form works again
+    page.wait_for_selector(".seekstatus .seekline")
+    assert httpx.get(base + "/api/seeks").json()[0]["name"] == "Ann"
+    assert page.page_errors == []

@@ -163,10 +163,16 @@ export function playNow() {
   }
 
   async function poll() {
-    if (!mine) return;
+    const polled = mine;
+    if (!polled) return;
     try {
-      shown(await api.pollSeek(mine.id, mine.secret));
+      const answer = await api.pollSeek(polled.id, polled.secret);
+      // Cancelled while the answer was on its way: a late answer draws nothing, unless
+      // the server had seated the player already (the cancel came too late: the game
+      // waits for them).
+      if (mine === polled || answer.status === "seated") shown(answer);
     } catch (err) {
+      if (mine !== polled) return;
       if (err.status === 404) {
         reset();
         toast(t("seekGone"));
@@ -177,9 +183,11 @@ export function playNow() {
   }
 
   async function bots(seats) {
-    if (!mine) return;
+    const asked = mine;
+    if (!asked) return;
     try {
-      shown(await api.seekBots(mine.id, mine.secret, seats));
+      const answer = await api.seekBots(asked.id, asked.secret, seats);
+      if (mine === asked || answer.status === "seated") shown(answer);
     } catch (err) {
       toast(t("seekRefused", { detail: await apiErrorText(err) }));
     }
