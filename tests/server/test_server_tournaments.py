@@ -68,6 +68,18 @@ def run(
     asyncio.run(main())
 
 
+async def undirect(service: Tournaments) -> None:
+    """Stop the directors :func:`commands.create` started, so the test alone steps its
+    tournaments. Their tasks are cancelled and awaited, not only forgotten: a forgotten
+    director still ran, and once the test moved the clock past the start it could pair
+    the round beside the test's own step (seen on a busy machine)."""
+    tasks = [d.task for d in service.directed.values() if d.task is not None]
+    service.directed.clear()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def new_tournament(service: Tournaments, **settings: Any) -> str:
     chosen = {"checkin_seconds": 600, "forfeit_seconds": 60, "late_join": True, **settings}
     tournament_id, _code = await commands.create(
@@ -79,7 +91,7 @@ async def new_tournament(service: Tournaments, **settings: Any) -> str:
         starts_at=START + 3600,
         invite=False,
     )
-    service.directed.clear()  # the test steps it by hand
+    await undirect(service)  # the test steps it by hand
     return tournament_id
 
 
@@ -258,7 +270,7 @@ def test_refusals(db_url: str) -> None:
             starts_at=START + 60,
             invite=True,
         )
-        service.directed.clear()
+        await undirect(service)
         assert code
         with pytest.raises(HubError) as bad:
             await commands.register(service, tid, account("ann"), "nope")

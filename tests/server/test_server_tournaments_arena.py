@@ -54,7 +54,7 @@ async def new_arena(service: Tournaments, spec: TournamentSpec, **settings: Any)
         starts_at=BEGIN,
         invite=False,
     )
-    service.directed.clear()  # the test steps it by hand
+    await tournaments.undirect(service)  # the test steps it by hand
     return tournament_id
 
 
