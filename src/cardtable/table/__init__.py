@@ -3,6 +3,8 @@
 :class:`Table` (no I/O; time passed in) is the authority over one match; the server, the
 terminal app and the arena drive it and keep only transport, storage and drawing.
 :mod:`.pacing` holds the one move-time model and the one table of bot speeds.
+:mod:`.endings` (resign, abort, takeback) and :mod:`.pauses` (pauses between deals or
+rounds, a race's start count) are parts :class:`Table` inherits.
 """
 
 from cardtable.table.pacing import LEVEL_SPEEDS, SPEEDS, Pacing, parse_speed

@@ -1,17 +1,21 @@
 """A table: the authority over one match, as a pure class without I/O.
 
-Everything that decides what happens at a table lives here and nowhere else: who sits
-where and with which secret token, when the match starts, which move is accepted, the
-table's version, idempotent move ids, stale moves, the clocks, when each bot moves (the
-pacing of :mod:`.pacing`), the pause between deals and rounds, and who acts for an absent
-or flagged seat. Time comes in as an argument (``now``, seconds), randomness (tokens,
-invites, seeds) comes in from the caller, so the class is deterministic and tested
-without a network, a clock or a database. The server, the terminal app and the arena all
-drive this one class; they keep only transport, storage and drawing.
+Everything that decides what happens at a table lives in :class:`Table` (with the parts
+it inherits) and nowhere else: who sits where and with which secret token, when the
+match starts, which move is accepted, the table's version, idempotent move ids, stale
+moves, the clocks, when each bot moves (the pacing of :mod:`.pacing`), the pause between
+deals and rounds, and who acts for an absent or flagged seat. Time comes in as an
+argument (``now``, seconds), randomness (tokens, invites, seeds) comes in from the
+caller, so the class is deterministic and tested without a network, a clock or a
+database. The server, the terminal app and the arena all drive this one class; they keep
+only transport, storage and drawing.
 
-The class is a little over the project's 600-line guide on purpose: seats, moves,
-clocks, bot schedule and pauses change together on every move, and one class keeps
-each transition in one place (its value types live in :mod:`.parts`).
+Seats, moves, clocks and the bot schedule change together on every move, so one class
+keeps each transition in one place; this module is about 780 lines, over the project's
+600-line guide on purpose. Two parts that stand on their own are mixins the class
+inherits, each in its own module: how a match ends early (resign, abort, takeback) in
+:mod:`.endings`, and the pause between deals or rounds and a race's start count in
+:mod:`.pauses`. Its value types live in :mod:`.parts`.
 
 The game is reached only through :class:`~cardtable.games.base.Game` and
 :class:`~cardtable.games.base.Match`, so the table knows no game's rules.
@@ -37,29 +41,6 @@ is due at ``now`` (a move time after it could move, drawn by :class:`~.pacing.Pa
 and :meth:`Table.bot_level` names the bot. The caller asks that bot for the seat's move
 from ``match.bot_info(seat)`` and submits it like any move.
 
-Pauses. When a move ends a deal or round (and not the match), the table pauses for
-``pacing.segment_pause`` seconds: no move is accepted, no bot is due, no clock runs.
-The pause ends early when every person at the table says :meth:`Table.ready`; in a
-turn-based game it lasts until they do (:attr:`Table.pause_holds`). The pause's
-content — how the deal or round ended, its scores and the totals — is the engine's
-(:meth:`~cardtable.games.base.Match.segment_results`); :meth:`Table.snapshot` sends it
-with the pause, so every face says the same.
-
-The start count. A race (a real-time game, S17) starts together: before every round —
-the first one when the last seat is filled, each later one when the pause ends — the
-table counts ``pacing.start_count`` seconds (3-2-1) during which no move is accepted
-(``table.counting``), no bot is due and no clock runs. The race time of a round runs
-from the end of its count; the table keeps it (not the faces), so a reloaded page or a
-second window shows the same time.
-
-Resign, abort, takeback. In a turn-based game a person may end the match before its
-cards run out — :meth:`Table.resign` at any moment (the others win whatever the
-totals), :meth:`Table.abort` before any person has moved (no result) — and, at a casual
-table of one person against bots outside tournaments, :meth:`Table.take_back` their
-last move and the bots' replies: the match is rebuilt by replaying the moves kept, so
-the position is exactly the earlier one. :meth:`Table.may` says which a seat may ask
-for now; :meth:`Table.result` and :meth:`Table.record` say how the match ended.
-
 :meth:`Table.next_wakeup` tells the caller when to look again.
 """
 
@@ -75,6 +56,7 @@ from typing import Any, Final
 
 from cardtable.errors import CardtableError
 from cardtable.games.base import ANYONE, Game, Match
+from cardtable.table.endings import Endings
 from cardtable.table.pacing import Pacing
 from cardtable.table.parts import (
     Answer,
@@ -86,6 +68,7 @@ from cardtable.table.parts import (
     TimeControl,
     hash_token,
 )
+from cardtable.table.pauses import Pauses
 
 #: After a flag falls, the bot's move for that seat buys it at least this much time.
 MIN_TIMEOUT_GRACE_MS: Final = 1000
@@ -94,7 +77,7 @@ REFUSED_MEMORY: Final = 512
 
 
 @dataclass
-class Table:
+class Table(Endings, Pauses):
     """The authority over one match (see the module docstring)."""
 
     id: str
@@ -495,7 +478,7 @@ class Table:
             return [s for s in range(len(self.seats)) if match.legal_actions(s)]
         return (to_move,) if to_move is not None else ()
 
-    # ---------------------------------------------------------------- endings
+    # ------------------------------------------------------------------ result
     def result(self) -> dict[str, Any] | None:
         """The match's result once it is over (``None`` before): the engine's totals,
         winners and ranks, and how it ended — ``ending`` ``"played"`` (to the end),
@@ -532,137 +515,6 @@ class Table:
             how = "resigned" if self.ending == "timeout" else self.ending
             record["ended"] = {"how": how, "seat": self.ended_by}
         return record
-
-    def may(self, seat: int | None) -> dict[str, bool]:
-        """Which of resign, abort and takeback ``seat`` may ask for now (a face shows
-        only those buttons); each refusal says why (:meth:`resign` and the others)."""
-        return {
-            "resign": seat is not None and self._running_person(seat) is None,
-            "abort": seat is not None and self._abort_refusal(seat) is None,
-            "takeback": seat is not None and self._takeback_refusal(seat) is None,
-        }
-
-    def resign(self, seat: int, now: float) -> None:
-        """The person in ``seat`` resigns: the match ends at once and the others win.
-
-        Allowed at any moment of a running turn-based match, in the pause between deals
-        too, at every table (rated, tournament, casual). Raises :class:`TableError`.
-        """
-        self._refuse_with(self._running_person(seat))
-        self._end("resigned", seat, now)
-
-    def time_out(self, seat: int, now: float) -> None:
-        """The clock of the person in ``seat`` ran out at a table without stand-ins (a
-        correspondence game): the match ends and the seat loses, as if it resigned.
-        Raises :class:`TableError` when the match is not running or it is not a person's."""
-        self._refuse_with(self._running_person(seat))
-        self._end("timeout", seat, now)
-
-    def abort(self, seat: int, now: float) -> None:
-        """The person in ``seat`` calls the match off before any person has moved: the
-        table ends with no result (nothing is rated). Refused once a person has moved
-        and at a tournament's table. Raises :class:`TableError`."""
-        self._refuse_with(self._abort_refusal(seat))
-        self._end("aborted", seat, now)
-
-    def take_back(self, seat: int, now: float) -> int:
-        """The person in ``seat`` takes back their last move and every move after it
-        (the bot's replies): the match is rebuilt by replaying the moves kept, so the
-        position is exactly the one they moved from (the engine is deterministic).
-
-        Only at a casual table of one person against bots, outside tournaments.
-        Returns the version of the first move taken back: storage forgets the moves
-        from it on. Raises :class:`TableError`.
-        """
-        self._refuse_with(self._takeback_refusal(seat))
-        cut = max(i for i, e in enumerate(self.moves) if e.seat == seat)
-        first = self.moves[cut].version
-        for entry in self.moves[cut:]:
-            if entry.move_id is not None:
-                self._accepted.pop((entry.seat, entry.move_id), None)
-        kept = self.moves[:cut]
-        names = [s.name or f"Player {s.index + 1}" for s in self.seats]
-        match = self.game.new_match(seed=self.seed, players=names, options=self.options)
-        self.moves = []
-        for stored in kept:
-            applied = match.apply(stored.seat, stored.move)
-            self.moves.append(dataclasses.replace(stored, events=applied.events))
-        self.match = match
-        self._settle(now)
-        # A deal taken back to before its end has no summary to read any more.
-        self.paused_until = None
-        self.ready_seats = set()
-        self._bot_due.clear()
-        self._bump(all_seats=True)
-        self._after_change(now)
-        return first
-
-    def _end(self, ending: str, seat: int, now: float) -> None:
-        self._settle(now)
-        self.ending = ending
-        self.ended_by = seat
-        self.status = Status.FINISHED
-        self.paused_until = None
-        self.ready_seats = set()
-        self._bot_due.clear()
-        self._bump(all_seats=True)
-        self._after_change(now)
-
-    @staticmethod
-    def _refuse_with(refusal: TableError | None) -> None:
-        if refusal is not None:
-            raise refusal
-
-    def _running_person(self, seat: int) -> TableError | None:
-        """Why ``seat`` may not end or rewind the match now (``None``: it may)."""
-        if self.status is Status.WAITING:
-            return TableError("not_started", "the match has not started: seats are still open")
-        if self.status is Status.FINISHED or self.match is None:
-            return TableError("finished", "the match is over")
-        if not 0 <= seat < len(self.seats) or self.seats[seat].is_bot:
-            return TableError("no_seat", f"there is no seat {seat}", {"seat": seat})
-        if self.game.info.realtime:
-            return TableError(
-                "race_no_resign",
-                "a race is not resigned, aborted or taken back as a whole: "
-                "leave the round with resign (S13)",
-            )
-        return None
-
-    def _person_moved(self) -> bool:
-        """Whether any person's seat has made a move (a bot's moves do not count)."""
-        return any(not self.seats[e.seat].is_bot for e in self.moves)
-
-    def _abort_refusal(self, seat: int) -> TableError | None:
-        refusal = self._running_person(seat)
-        if refusal is not None:
-            return refusal
-        if self.tournament:
-            return TableError(
-                "abort_tournament", "a tournament game cannot be aborted: play it or resign"
-            )
-        if self._person_moved():
-            return TableError(
-                "abort_late",
-                "the game is under way: abort only before the first move; resign instead",
-            )
-        return None
-
-    def _takeback_refusal(self, seat: int) -> TableError | None:
-        refusal = self._running_person(seat)
-        if refusal is not None:
-            return refusal
-        if self.rated:
-            return TableError("takeback_rated", "no takebacks at a rated table")
-        if self.tournament:
-            return TableError("takeback_tournament", "no takebacks in a tournament game")
-        if sum(1 for s in self.seats if not s.is_bot) > 1:
-            return TableError(
-                "takeback_people", "takebacks are only for a casual game against bots"
-            )
-        if not any(e.seat == seat for e in self.moves):
-            return TableError("takeback_nothing", "you have made no move to take back")
-        return None
 
     # ------------------------------------------------------------------- bots
     def bot_level(self, seat: int) -> str:
@@ -710,94 +562,7 @@ class Table:
             )
             self._bot_due[seat] = now + delay
 
-    # ------------------------------------------------------------------ pauses
-    def ready(self, seat: int, now: float) -> bool:
-        """The person in ``seat`` is ready for the next deal or round. The pause ends
-        when every person present (connected and not handed to a bot) is ready; True if
-        it ended."""
-        if self.paused_until is None:
-            return False
-        self.ready_seats.add(seat)
-        if not self.waiting_for():
-            self._resume(now)
-            return True
-        return False
-
-    def waiting_for(self) -> list[int]:
-        """People present (connected, not handed to a bot) not yet ready in the pause."""
-        if self.paused_until is None:
-            return []
-        return [
-            s.index
-            for s in self.seats
-            if not s.bot_driven and s.filled and s.connected and s.index not in self.ready_seats
-        ]
-
-    @property
-    def pause_holds(self) -> bool:
-        """The pause lasts while a person present has not said ready, whatever the time.
-
-        In a turn-based game (Candidate, C13) the deal's summary stays until every person
-        at the table has read it and continued: nobody races, so nothing is lost by
-        waiting. Bots and absent people (no connection, or handed to a bot) never hold
-        it, so a table of bots, or one whose people left, goes on when the time is up.
-        In a race (Spy) the pause always ends on time.
-        """
-        return not self.game.info.realtime and bool(self.waiting_for())
-
-    def tick(self, now: float) -> None:
-        """Let time pass: end a pause (unless it holds for a person), then a start count,
-        whose time is up."""
-        if self.paused_until is not None and now >= self.paused_until and not self.pause_holds:
-            self._resume(now)
-        if self.counting_until is not None and now >= self.counting_until:
-            # The race starts at the count's end, whenever the caller looks.
-            self.race_since = self.counting_until
-            self.counting_until = None
-            self._bump(all_seats=True)
-            self._after_change(now)
-
-    def _resume(self, now: float) -> None:
-        self.paused_until = None
-        self.ready_seats = set()
-        self._begin_race(now)
-        self._bump(all_seats=True)
-        self._after_change(now)
-
-    @property
-    def _holding(self) -> bool:
-        """Nobody may move: a pause or a start count runs."""
-        return self.paused_until is not None or self.counting_until is not None
-
-    # ------------------------------------------------------------------- races
-    def _begin_race(self, now: float) -> None:
-        """A race round is dealt: count to its start (S17: everyone starts together)."""
-        if not self.game.info.realtime:
-            return
-        count = self.pacing.start_count
-        self.counting_until = now + count if count > 0 else None
-        self.race_since = None if count > 0 else now
-
-    def _end_race(self, now: float) -> None:
-        """A race round ended: keep how long it ran."""
-        if self.race_since is not None:
-            self.race_times.append(round(now - self.race_since, 1))
-        self.race_since = None
-
-    def race(self, now: float) -> dict[str, Any] | None:
-        """A race's times (``None`` for a turn-based game): ``elapsed``, the seconds the
-        round in play has run (0 during its count; the last round's time between rounds
-        and at the end) and ``times``, the seconds each finished round ran."""
-        if not self.game.info.realtime:
-            return None
-        if self.race_since is not None:
-            elapsed = max(0.0, round(now - self.race_since, 1))
-        elif self.counting_until is None and self.race_times:
-            elapsed = self.race_times[-1]
-        else:
-            elapsed = 0.0
-        return {"elapsed": elapsed, "times": list(self.race_times)}
-
+    # ----------------------------------------------------------------- wake-up
     def next_wakeup(self, busy: Collection[int] = ()) -> float | None:
         """When something next happens by itself: a pause ends, a bot's move is due or
         a clock runs out (``None``: nothing until someone moves).
