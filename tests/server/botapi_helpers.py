@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 from community_helpers import Person
-from server_helpers import GUARD
+from server_helpers import GUARD, Client
 
 from cardtable.botclient.client import BotClient
 from cardtable.botclient.players import read_roster
@@ -157,3 +157,43 @@ class Connected:
         """Stop the client and wait for its thread."""
         self.loop.call_soon_threadsafe(self.client.stop)
         self.thread.join(timeout)
+
+
+def answered(person: Person, challenge: str, timeout: float = GUARD) -> dict[str, Any]:
+    """The challenge as ``person`` sees it once answered (a client answers it: waited
+    for, up to ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found: dict[str, Any] = getattr(person, "person", person).call(
+            "GET", f"/api/challenges/{challenge}", 200
+        )
+        if found["status"] not in ("pending", "accepting"):  # accepting: its table is made
+            return found
+        assert time.monotonic() < deadline, f"the challenge {challenge} was never answered"
+        time.sleep(0.05)  # polls the condition; the client answers within a tick
+
+
+def table_of(person: Person, challenge: str, timeout: float = GUARD) -> str:
+    """The table of a challenge once accepted (waited for, as :func:`answered`)."""
+    found = answered(person, challenge, timeout)
+    assert found["table"] is not None, found
+    return str(found["table"])
+
+
+def play_seat(person: Client) -> dict[str, Any]:
+    """A person plays its seat through its WebSocket, the first legal move whenever it
+    has one, until the match is over; the last state."""
+    person.hello()
+    version = 0  # the version the person's last move made: older states are stale
+    for _ in range(5000):  # a guard: a one-deal match is over in far fewer moves
+        state = person.wait_state(
+            lambda s, v=version: (
+                s["version"] >= v and (s["status"] == "finished" or bool(s["legal_moves"]))
+            )
+        )
+        if state["status"] == "finished":
+            return state
+        answer = person.move(state["legal_moves"][0])
+        assert answer["type"] == "ack", answer
+        version = answer["move_version"]
+    raise AssertionError("the match did not end")

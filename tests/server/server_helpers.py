@@ -83,15 +83,30 @@ def failing_on_bot_errors() -> Iterator[None]:
 
 
 class ServerThread:
-    """uvicorn serving ``app`` in a thread of this process."""
+    """uvicorn serving ``app`` in a thread of this process: on a free port, or on
+    ``port`` (a server started again at the address of one that stopped); with
+    ``graceful`` seconds, its stop cuts the requests still open after that long, as
+    ``cardtable serve``'s does (the Bot API's streams never end by themselves)."""
 
-    def __init__(self, app: Any, trusted_proxies: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        app: Any,
+        trusted_proxies: Sequence[str] = (),
+        *,
+        port: int | None = None,
+        graceful: int | None = None,
+    ) -> None:
         self.app = app
-        self.port = free_port()
+        self.port = port or free_port()
         # As ``cardtable serve`` configures uvicorn (X-Forwarded-For only from
         # ``trusted_proxies``).
         config = server_config(
-            app, "127.0.0.1", self.port, log_level="warning", trusted_proxies=trusted_proxies
+            app,
+            "127.0.0.1",
+            self.port,
+            log_level="warning",
+            trusted_proxies=trusted_proxies,
+            timeout_graceful_shutdown=graceful,
         )
         config.lifespan = "on"  # a failing start fails the test at once
         self.server = uvicorn.Server(config)

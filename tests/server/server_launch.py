@@ -1,4 +1,7 @@
-"""Run the server with the test games in its own process: ``server_launch.py DB PORT [real]``."""
+"""Run the server with the test games in its own process:
+``server_launch.py DB PORT [real] [grace=SECONDS]`` (``real``: the real games and their
+bots; ``grace``: how long an absent seat waits before a stand-in plays it, 0.5 s unless
+told)."""
 
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ from cardtable.table import Pacing
 def main() -> None:
     db, port = sys.argv[1], int(sys.argv[2])
     real = "real" in sys.argv[3:]
+    grace = [float(arg.split("=", 1)[1]) for arg in sys.argv[3:] if arg.startswith("grace=")]
     settings = Settings(
-        grace_seconds=0.5,
+        grace_seconds=grace[-1] if grace else 0.5,
         pacing=Pacing(
             level_speeds={"easy": 20.0, "medium": 40.0, "hard": 80.0},
             turn_delay=0.0,

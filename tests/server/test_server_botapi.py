@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +12,7 @@ from typing import Any, cast
 
 import httpx
 import pytest
-from botapi_helpers import OPEN, Bot, Connected, Lines
+from botapi_helpers import OPEN, Bot, Connected, Lines, table_of
 from community_helpers import Person, challenge, play_out, token_of
 from server_helpers import (
     GUARD,
@@ -218,7 +217,7 @@ def test_two_connect_clients_play_a_whole_candidate_game(
             game="candidate",
             options={"deals": 1},
         )
-        table = _table_of(first, made["id"])
+        table = table_of(first, made["id"])
         result = one.wait_finished(table)
         assert two.wait_finished(table) == result
         assert result["ending"] == "played"
@@ -229,16 +228,6 @@ def test_two_connect_clients_play_a_whole_candidate_game(
         record = read_record_file(tmp_path / folder / f"{table}.json")
         replayed = replay(record).summary()
         assert replayed["complete"] is True, replayed
-
-
-def _table_of(bot: Person, challenge: str) -> str:
-    """The table of an accepted challenge (waited for: the other client accepts it)."""
-    for _ in range(600):
-        found = getattr(bot, "person", bot).call("GET", f"/api/challenges/{challenge}", 200)
-        if found["table"] is not None:
-            return str(found["table"])
-        time.sleep(0.05)  # polls the condition; the other client answers within a tick
-    raise AssertionError("the challenge was never accepted")
 
 
 def test_a_token_revoked_mid_game_ends_its_streams(server: ServerThread) -> None:
@@ -294,7 +283,7 @@ def test_two_connect_clients_race_at_spy(real_server: ServerThread, tmp_path: Pa
         made = first.call(
             "POST", "/api/bot/challenge", 201, name="Racer Two", game="spy", options={"rounds": 1}
         )
-        table = _table_of(first, made["id"])
+        table = table_of(first, made["id"])
         result = one.wait_finished(table)
         assert two.wait_finished(table) == result
     finally:
@@ -324,7 +313,7 @@ def test_the_documented_example_bot_plays_a_game(real_server: ServerThread, tmp_
             game="candidate",
             options={"deals": 1},
         )
-        table = _table_of(host, made["id"])
+        table = table_of(host, made["id"])
         assert client.wait_finished(table)["ending"] == "played"
     finally:
         client.stop()
@@ -369,7 +358,7 @@ def test_a_token_revoked_mid_game_stops_connect(real_server: ServerThread, tmp_p
     client = Connected(bot, ["candidate=greedy"], tmp_path, seed=6)
     try:
         made = challenge(ann, bot, game="candidate", options={"deals": 1})
-        table = _table_of(ann, made["id"])
+        table = table_of(ann, made["id"])
         while table not in client.client.games:  # the client has the game
             assert client.thread.is_alive(), client.error
             client.thread.join(0.05)
