@@ -267,12 +267,34 @@ class BotClient:
                 await asyncio.sleep(pause)
                 pause = min(BACKOFF[1], pause * 2)
                 continue
-            except LookupError:
-                return  # the server has no such game for us (over long ago)
+            except LookupError as refused:
+                if not await self._still_played(table, str(refused)):
+                    return
+                # Live on another process, or being taken over: ask again, ever later.
+                log.info("game %s: not here now: again in %g s", table, pause)
+                await asyncio.sleep(pause)
+                pause = min(BACKOFF[1], pause * 2)
+                continue
             if state is not None and state.get("status") == "finished":
                 await self._over(table, name, seat, state)
                 return
             await asyncio.sleep(pause)  # the stream ended early: a restart, say
+
+    async def _still_played(self, table: str, refusal: str) -> bool:
+        """Whether a game whose stream was refused (404) may still need our moves: not
+        when we hold no seat there, nor when the table says it is finished (it ended
+        while we were away: a stand-in or the clock finished it)."""
+        with contextlib.suppress(ValueError):
+            if json.loads(refusal).get("code") == "no_game":
+                log.error("game %s: the server says we hold no seat there", table)
+                return False
+        answer = await self.http.get(f"/api/tables/{table}")
+        self._check(answer)
+        if answer.status_code == 404 or answer.json().get("status") == "finished":
+            log.info("game %s ended while we were away", table)
+            self.finished[table] = {}
+            return False
+        return True
 
     async def _follow(self, table: str, player: SeatPlayer) -> dict[str, Any] | None:
         """Read the game's stream, moving when asked; the last state seen."""
@@ -301,6 +323,10 @@ class BotClient:
                         break
                     message = queue.get_nowait()
                 state = player.follower.state
+                if ended and reader.done() and not reader.cancelled():
+                    failed = reader.exception()
+                    if failed is not None:
+                        raise failed  # the stream's refusal (a 404) or its loss
                 if ended or (state is not None and state.get("status") == "finished"):
                     return state
                 if state is None or not state.get("legal_moves") or state["version"] < moved:
