@@ -130,8 +130,15 @@ def test_a_correspondence_game_day_by_day_with_your_turn_by_email(
         )
         turn = 0
         deadline = time.monotonic() + GUARD  # a guard against a hang, not a speed goal
-        while legal_moves(page):  # a turn may be a draw and then a play
+        # A turn may be a draw and then a play: it lasts while the table says this side
+        # is to move. (The page offers no move while one waits for its answer, which may
+        # come after the table's update: that is not the end of the turn.)
+        while page.query_selector(".board.candidate .side.mine.tomove"):
             assert time.monotonic() < deadline
+            page.wait_for_function(
+                "JSON.parse(document.querySelector('.board.candidate')?.dataset.legal"
+                " || '[]').length > 0"
+            )
             before = version(page)
             make_move(page, choose(legal_moves(page), day + turn))
             page.wait_for_function(
