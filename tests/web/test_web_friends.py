@@ -124,9 +124,15 @@ def test_friends_challenge_and_play_then_a_correspondence_game(
             "JSON.parse(document.querySelector('.board.candidate')?.dataset.legal || '[]')"
             ".length > 0"
         )
-        # A turn may take several moves (draw, then play): the player makes them all.
+        # A turn may take several moves (draw, then play): the player makes them all,
+        # while the table shows their side to move (the page offers no move while one
+        # waits for its answer, which may come after the table's update).
         turn = 0
-        while legal_moves(mover):
+        while mover.query_selector(".board.candidate .side.mine.tomove"):
+            mover.wait_for_function(
+                "JSON.parse(document.querySelector('.board.candidate')?.dataset.legal"
+                " || '[]').length > 0"
+            )
             before = version(mover)
             make_move(mover, choose(legal_moves(mover), day + turn))
             mover.wait_for_function(
