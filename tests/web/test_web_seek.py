@@ -126,6 +126,22 @@ def test_an_answer_to_a_poll_that_comes_after_the_cancel_draws_nothing(
     def hold(route: Any) -> None:
         held.append((route, route.fetch()))  # the server answers now; the page later
 
+    # Count the poll answers the page has read: a poll's answer is read once its body is
+    # parsed and the code awaiting it has run (the next task after the parse).
+    page.evaluate(
+        """() => {
+          const fetched = window.fetch;
+          window.pollsRead = 0;
+          window.fetch = async (...args) => {
+            const response = await fetched(...args);
+            if (String(args[0]).endsWith("/poll")) {
+              const json = response.json.bind(response);
+              response.json = () => json().finally(() => setTimeout(() => window.pollsRead++));
+            }
+            return response;
+          };
+        }"""
+    )
     with page.expect_request("**/api/seeks/*/poll"):
         page.route("**/api/seeks/*/poll", hold)
         play_now(page, "Ann")
@@ -137,8 +153,7 @@ def test_an_answer_to_a_poll_that_comes_after_the_cancel_draws_nothing(
     assert answer.status == 200  # the seek was still waiting when the server answered
     with page.expect_response("**/api/seeks/*/poll"):
         route.fulfill(response=answer)
-    # Let the page read the answer (two turns of its event loop) before looking.
-    page.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done, 0), 0))")
+    page.wait_for_function("window.pollsRead >= 1")  # the late answer was read
     assert page.query_selector(".seekstatus .seekline") is None
     assert page.is_visible("input[name=seek-name]")
     play_now(page, "Ann")  # the form works again
