@@ -727,6 +727,10 @@ def train_candidate(
         int,
         typer.Option(help=_h("train.candidate.eval_search")),
     ] = 0,
+    ismcts_iterations: Annotated[
+        int,
+        typer.Option(help=_h("train.candidate.ismcts_iterations")),
+    ] = 1,
     workers: Annotated[int, typer.Option(help=_h("train.candidate.workers"))] = 1,
     backend: Annotated[str, typer.Option(help=_h("train.candidate.backend"))] = ("local"),
     quiet: Quiet = False,
@@ -751,6 +755,7 @@ def train_candidate(
                 simulations=simulations,
                 eval_pairs=eval_pairs,
                 eval_search=eval_search,
+                ismcts_iterations=ismcts_iterations,
                 runner=partial(map_tasks, backend=backend, workers=workers),
                 quiet=quiet,
                 stderr=err,

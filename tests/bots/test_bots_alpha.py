@@ -18,10 +18,17 @@ pytest.importorskip("torch", reason="torch is not installed (cardtable[train])")
 import torch
 
 from cardtable.bots.alpha_net import NetEvaluator
-from cardtable.bots.candidate_alpha import AlphaBot, policy_choice
+from cardtable.bots.candidate_alpha import AlphaBot, policy_choice, policy_logits
+from cardtable.bots.candidate_context import CONTEXT_FEATURES, context_of_info, move_context
 from cardtable.bots.candidate_greedy import GreedyBot
 from cardtable.bots.learned import LearnedBot
-from cardtable.bots.learned_net import PolicyValue, build_actor, evaluator_of, save_checkpoint
+from cardtable.bots.learned_net import (
+    PolicyValue,
+    build_actor,
+    candidate_action_features,
+    evaluator_of,
+    save_checkpoint,
+)
 from cardtable.bots.registry import make_bot, parse_bot_spec
 from cardtable.errors import BadOptions
 from cardtable.games.candidate import CandidateOptions, CandidateState
@@ -32,7 +39,7 @@ HIDDEN = (16,)
 
 def _network(seed: int = 0) -> PolicyValue:
     torch.manual_seed(seed)
-    net = build_actor("candidate", HIDDEN, {"decks": 1}, value=True)
+    net = build_actor("candidate", HIDDEN, {"decks": 1}, value=True, context=CONTEXT_FEATURES)
     assert isinstance(net, PolicyValue)
     return net
 
@@ -145,3 +152,27 @@ def test_the_numpy_evaluator_computes_what_the_network_does() -> None:
         expected_weights, expected_value = net.both(torch.tensor([obs]))
     assert weights == pytest.approx(expected_weights[0].tolist(), abs=1e-5)
     assert value == pytest.approx(float(expected_value[0]), abs=1e-5)
+
+
+def test_the_policy_scores_moves_as_the_network_and_its_move_context_say() -> None:
+    """A move's logit is the head's weights times the move's fixed features and its
+    move-context numbers, computed in PyTorch here and in NumPy by the bots."""
+    net = _network(7)
+    evaluator = evaluator_of(net)
+    state = CandidateState.new(12, CandidateOptions(deals=1))
+    greedy = GreedyBot(0)
+    checked = 0
+    while not state.is_terminal():
+        info = CandidateInfo.of(state, state.current_player)
+        from cardtable.games.candidate.encoding import encode_view
+
+        with torch.no_grad():
+            weights = net.both(torch.tensor([encode_view(info.view, info.player)]))[0][0]
+        fixed = candidate_action_features(info.legal) @ weights[:-CONTEXT_FEATURES]
+        context = context_of_info(info)
+        numbers = torch.tensor([move_context(context, a) for a in info.legal])
+        expected = fixed + numbers @ weights[-CONTEXT_FEATURES:]
+        assert policy_logits(evaluator, info) == pytest.approx(expected.tolist(), abs=1e-4)
+        checked += len(info.legal) > 1
+        state.apply(greedy.choose(info))
+    assert checked > 10

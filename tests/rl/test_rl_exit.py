@@ -63,7 +63,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_tiny_run_writes_its_files_and_resumes(run: Path) -> None:
-    for name in ("policy.pt", "trainer.pt", "progress.json", "curve.png"):
+    for name in ("policy.pt", "trainer.pt", "window.npz", "progress.json", "curve.png"):
         assert (run / name).is_file(), name
     assert (run / "curve.png").read_bytes().startswith(b"\x89PNG")
     progress = _progress(run)
@@ -77,6 +77,27 @@ def test_a_tiny_run_writes_its_files_and_resumes(run: Path) -> None:
         assert 0 <= point["policy_won"] <= point["policy_decided"] <= 2
         assert 0 <= point["search_won"] <= point["search_decided"] <= 2
         assert point["samples"] > 0
+    # The resumed run trained on the first run's samples too (window.npz) and new ones.
+    assert curve[1]["samples"] > curve[0]["samples"]
+
+
+def test_the_sample_window_reads_back_as_it_was_written(run: Path, tmp_path: Path) -> None:
+    from cardtable.rl.exit import _Window
+
+    window = _Window(10_000)
+    window.load(run / "window.npz")
+    again = tmp_path / "again.npz"
+    window.save(again)
+    copy = _Window(10_000)
+    copy.load(again)
+    (part,) = window.parts
+    (same,) = copy.parts
+    assert len(part) == _progress(run)["curve"][-1]["samples"]  # type: ignore[index]
+    assert (part.legal, part.context, part.visits) == (same.legal, same.context, same.visits)
+    assert (part.obs == same.obs).all()
+    assert (part.value == same.value).all()
+    pairs = zip(part.visits, part.legal, strict=True)
+    assert all(sum(v) > 0 and len(v) == len(m) for v, m in pairs)
 
 
 def test_the_network_plays_as_learned_and_as_alpha_in_the_arena(run: Path) -> None:
@@ -99,7 +120,7 @@ def test_the_policy_bot_plays_the_networks_most_likely_move(run: Path) -> None:
     while not state.is_terminal():
         info = CandidateInfo.of(state, state.current_player)
         action = bot.choose(info)
-        assert action == policy_choice(net, info)  # torch and NumPy agree
+        assert action == policy_choice(net, info)
         state.apply(action)
 
 
@@ -115,6 +136,9 @@ def test_bad_runs_are_one_clear_line(run: Path, tmp_path: Path) -> None:
     method = runner.invoke(app, ["train", "candidate", "--method", "dqn", "--out", str(empty)])
     assert method.exit_code == 1
     assert "unknown --method 'dqn'" in method.output
+    expert = runner.invoke(app, [*TRAIN, "--out", str(empty), "--ismcts-iterations", "0"])
+    assert expert.exit_code == 1
+    assert "--ismcts-iterations must be at least 1" in expert.output
     with pytest.raises(BadOptions, match="--iterations must be at least 1"):
         ExitTrainer(ExitConfig(iterations=0), empty)
     assert not empty.exists()

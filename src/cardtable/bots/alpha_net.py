@@ -23,11 +23,12 @@ class NetEvaluator:
     """observation → (move-feature weights, value for the player to move).
 
     ``layers`` are the trunk's (weight, bias) pairs, each followed by a ReLU; ``head``
-    gives the 135 weights of the move features (a move's logit is their dot product
-    with its features); ``value`` the value before its ``tanh``.
+    gives the 135 weights of the move features and then ``context`` weights of the
+    move-context numbers (a move's logit is their dot product with its features and
+    context); ``value`` the value before its ``tanh``.
     """
 
-    __slots__ = ("head", "layers", "scale", "value")
+    __slots__ = ("context", "head", "layers", "scale", "value")
 
     def __init__(
         self,
@@ -35,8 +36,10 @@ class NetEvaluator:
         layers: Sequence[tuple[Array, Array]],
         head: tuple[Array, Array],
         value: tuple[Array, Array],
+        context: int = 0,
     ) -> None:
         self.scale = scale
+        self.context = context
         self.layers = tuple(layers)
         self.head = head
         self.value = value

@@ -39,6 +39,12 @@ import random
 from collections.abc import Callable, Sequence
 
 from cardtable.bots.alpha_net import NetEvaluator
+from cardtable.bots.candidate_context import (
+    Context,
+    context_of_info,
+    context_of_state,
+    move_context,
+)
 from cardtable.bots.candidate_ismcts import (
     ROLLOUT_DEPTH,
     IsmctsBot,
@@ -53,7 +59,7 @@ from cardtable.games.candidate.engine import search_functions
 from cardtable.games.candidate.info import CandidateInfo
 from cardtable.games.candidate.state import CandidateState
 
-__all__ = ["MIX", "PUCT", "AlphaBot", "PriorNode", "policy_choice"]
+__all__ = ["MIX", "PUCT", "AlphaBot", "PriorNode", "policy_choice", "policy_logits"]
 
 #: The PUCT exploration constant.
 PUCT = 1.5
@@ -73,10 +79,16 @@ class PriorNode(Node):
         self.weights: list[float] | None = None
 
 
-def _logit(weights: Sequence[float], action: int) -> float:
-    from cardtable.bots.learned_net import sparse_features
+def _logit(weights: Sequence[float], action: int, context: Context | None = None) -> float:
+    """The move's logit: the network's weights times the move's fixed features and,
+    for a network that weighs them (``context`` given), its move-context numbers."""
+    from cardtable.bots.learned_net import CANDIDATE_FEATURES, sparse_features
 
-    return sum(weights[i] * v for i, v in sparse_features(action))
+    logit = sum(weights[i] * v for i, v in sparse_features(action))
+    if context is not None:
+        numbers = move_context(context, action)
+        logit += sum(w * v for w, v in zip(weights[CANDIDATE_FEATURES:], numbers, strict=True))
+    return logit
 
 
 class AlphaBot(IsmctsBot):
@@ -139,6 +151,7 @@ class AlphaBot(IsmctsBot):
         exp = math.exp
         sqrt = math.sqrt
         judge = margin_reward
+        weighs_context = bool(net.context)
         # The root is the seat's own position: its priors come from its own view.
         root_weights = net(encode_view(info.view, info.player))[0]
         deal = 0
@@ -155,10 +168,16 @@ class AlphaBot(IsmctsBot):
                 children = node.children
                 mover = state.current_player
                 kids: list[PriorNode] = []
+                # The move context is public or the mover's own: the same in every
+                # state drawn at this node, so a late child's logit is computed here.
+                context = None
                 for a in moves:
                     child = children.get(a)
                     if child is None:
-                        child = children[a] = PriorNode(a, mover, _logit(weights, a))
+                        if weighs_context and context is None:
+                            context = context_of_state(state)
+                        logit = _logit(weights, a, context)
+                        child = children[a] = PriorNode(a, mover, logit)
                     kids.append(child)  # type: ignore[arg-type]  # the tree holds PriorNodes
                 best = kids[0]
                 if len(kids) == 1:  # one legal move (often a forced pass): no choice
@@ -196,12 +215,18 @@ class AlphaBot(IsmctsBot):
         return simulate
 
 
+def policy_logits(net: NetEvaluator, info: CandidateInfo) -> list[float]:
+    """The network's logit of each legal move of ``info`` (in ``info.legal``'s order)."""
+    weights = net(encode_view(info.view, info.player))[0]
+    context = context_of_info(info) if net.context else None
+    return [_logit(weights, a, context) for a in info.legal]
+
+
 def policy_choice(net: NetEvaluator, info: CandidateInfo) -> int:
     """The network's most likely legal move in ``info`` (the first on a tie): its
     policy alone, as the ``learned`` bot plays it, without search."""
     legal = info.legal
     if len(legal) == 1:
         return legal[0]
-    weights = net(encode_view(info.view, info.player))[0]
-    logits = [_logit(weights, a) for a in legal]
+    logits = policy_logits(net, info)
     return legal[max(range(len(legal)), key=lambda i: (logits[i], -i))]

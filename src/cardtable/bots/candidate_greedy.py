@@ -20,7 +20,7 @@ from cardtable.games.candidate import CandidateState, capture_score, card_points
 from cardtable.games.candidate.actions import PASS, play_cards
 from cardtable.games.candidate.info import CandidateInfo
 
-__all__ = ["SPEND", "GreedyBot", "greedy_action", "greedy_values"]
+__all__ = ["SPEND", "GreedyBot", "greedy_action", "greedy_values", "lobby_is_ours"]
 
 #: What spending one card point from hand costs, in capture points.
 SPEND = 0.5
@@ -35,7 +35,7 @@ def greedy_values(info: CandidateInfo) -> dict[int, float]:
     values: dict[int, float] = {}
     if view.decision == "play":
         lobby = [parse_card_kind(t) for t in view.lobby]
-        ours = _lobby_is_ours(info)
+        ours = lobby_is_ours(info)
         worth = capture_score(lobby) if lobby else 0
         for action in legal:
             if action == PASS:
@@ -68,7 +68,7 @@ def greedy_action(state: CandidateState) -> int:
     if state.decision == "play":
         lobby = list(state.lobby)
         moves = state.moves
-        # _lobby_is_ours: the key's last word is the current deal's last move.
+        # lobby_is_ours: the key's last word is the current deal's last move.
         ours = bool(moves) and moves[-1] == PASS and bool(lobby)
         ours = ours and (len(lobby) > 1 or state.leader == state.current_player)
         worth = capture_score(lobby) if lobby else 0
@@ -90,7 +90,7 @@ def greedy_action(state: CandidateState) -> int:
     return best
 
 
-def _lobby_is_ours(info: CandidateInfo) -> bool:
+def lobby_is_ours(info: CandidateInfo) -> bool:
     """Did this seat place the lobby's last card?
 
     The last public move (the end of the information-state key) must be the opponent's

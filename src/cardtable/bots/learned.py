@@ -184,6 +184,18 @@ class LearnedBot(_PolicyBot[CandidateInfo]):
     def _encode(self, info: CandidateInfo) -> list[float]:
         return encode_view(info.view, info.player)
 
+    def _logits(self, info: CandidateInfo) -> list[float]:
+        from cardtable.bots import learned_net
+
+        actor = _load(self.game, self.path)[0]
+        if isinstance(actor, learned_net.PolicyValue):
+            # A network of expert iteration scores moves as the alpha search does
+            # (its head may weigh the move context, which the actor alone cannot).
+            from cardtable.bots.candidate_alpha import policy_logits
+
+            return policy_logits(load_evaluator(self.path), info)
+        return super()._logits(info)
+
 
 class SpyLearnedBot(_PolicyBot[SpyInfo]):
     """A policy of ``cardtable train spy`` racing a Spy seat (module docstring);

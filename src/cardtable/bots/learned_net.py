@@ -25,7 +25,9 @@ in 0–1.
 ``encoding_version`` (the observation encoding it was trained on), ``hidden`` (trunk
 widths), ``options`` (the rule options trained on), ``steps`` (training decisions), ``value``
 (true for a :class:`PolicyValue` network, which has a value head; absent in older
-files) and ``weights`` (the actor's ``state_dict``).
+files), ``context`` (the move-context numbers its head also weighs,
+:mod:`cardtable.bots.candidate_context`; 0 or absent: none) and ``weights`` (the
+actor's ``state_dict``).
 """
 
 from __future__ import annotations
@@ -190,20 +192,38 @@ class Actor(nn.Module):
 
 class PolicyValue(Actor):
     """A Candidate actor with a value head beside the move-feature head: the network of
-    expert iteration (``cardtable train candidate --method exit``). As an :class:`Actor`
-    it is a policy like any other (the ``learned`` bot plays it); the ``alpha`` search
-    also reads its value, the expected reward of the deal (−1…1) for the player to move.
+    expert iteration (``cardtable train candidate --method exit``). The ``learned`` bot
+    plays its policy and the ``alpha`` search also reads its value, the expected reward
+    of the deal (−1…1) for the player to move.
+
+    With ``context`` > 0 the head gives that many more weights, for the move-context
+    numbers of :mod:`cardtable.bots.candidate_context` (what a move does to the lobby it
+    joins), which depend on the position as well as the move: such a network scores
+    moves through :func:`cardtable.bots.candidate_alpha.policy_logits`, which computes
+    them, not through :meth:`Actor.legal_logits`.
     """
 
     def __init__(
-        self, scale: ScaleObservation, body: nn.Sequential, head: nn.Linear, value: nn.Linear
+        self,
+        scale: ScaleObservation,
+        body: nn.Sequential,
+        head: nn.Linear,
+        value: nn.Linear,
+        context: int = 0,
     ) -> None:
         super().__init__("candidate", scale, body, head)
         self.value = value
+        self.context = context
+
+    def legal_logits(self, obs: Sequence[float], legal: Sequence[int]) -> torch.Tensor:
+        """As :meth:`Actor.legal_logits`, for a network without move context."""
+        if self.context:
+            raise BadOptions("this network weighs move context: score it with policy_logits")
+        return super().legal_logits(obs, legal)
 
     def both(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(batch, observation)`` → the move-feature weights ``(batch, 135)`` and the
-        values ``(batch,)``."""
+        """``(batch, observation)`` → the head's weights ``(batch, 135 + context)`` and
+        the values ``(batch,)``."""
         latent = self.body(self.scale(obs))
         return self.head(latent), torch.tanh(self.value(latent)).squeeze(-1)
 
@@ -218,17 +238,22 @@ def observation_scale(game: str, options: Mapping[str, Any]) -> list[float]:
 
 
 def build_actor(
-    game: str, hidden: Sequence[int], options: Mapping[str, Any], *, value: bool = False
+    game: str,
+    hidden: Sequence[int],
+    options: Mapping[str, Any],
+    *,
+    value: bool = False,
+    context: int = 0,
 ) -> Actor:
     """A fresh (untrained) actor for ``game``; with ``value`` (Candidate only) a
-    :class:`PolicyValue`."""
+    :class:`PolicyValue`, its head weighing ``context`` move-context numbers too."""
     high = observation_scale(game, options)
     body = trunk(len(high), hidden)
     latent = hidden[-1] if hidden else len(high)
     outputs = CANDIDATE_FEATURES if game == "candidate" else SPY_ACTIONS
     if value and game == "candidate":
-        head = nn.Linear(latent, outputs)
-        return PolicyValue(ScaleObservation(high), body, head, nn.Linear(latent, 1))
+        head = nn.Linear(latent, outputs + context)
+        return PolicyValue(ScaleObservation(high), body, head, nn.Linear(latent, 1), context)
     return Actor(game, ScaleObservation(high), body, nn.Linear(latent, outputs))
 
 
@@ -258,6 +283,7 @@ def save_checkpoint(
             "options": dict(options),
             "steps": int(steps),
             "value": isinstance(actor, PolicyValue),
+            "context": actor.context if isinstance(actor, PolicyValue) else 0,
             "weights": {k: v.detach().clone() for k, v in actor.state_dict().items()},
         },
         path,
@@ -292,7 +318,8 @@ def load_checkpoint(path: Path, game: str) -> tuple[Actor, dict[str, Any]]:
             f"this cardtable encodes version {encoding_version(game)}: train it again"
         )
     value = bool(data.get("value", False))
-    actor = build_actor(game, data["hidden"], data.get("options", {}), value=value)
+    context = int(data.get("context", 0))
+    actor = build_actor(game, data["hidden"], data.get("options", {}), value=value, context=context)
     try:
         actor.load_state_dict(data["weights"])
     except (RuntimeError, KeyError) as exc:
@@ -313,4 +340,4 @@ def evaluator_of(net: PolicyValue) -> NetEvaluator:
 
     layers = [pair(m) for m in net.body if isinstance(m, nn.Linear)]
     scale = net.scale.scale.numpy().astype("float32").copy()
-    return NetEvaluator(scale, layers, pair(net.head), pair(net.value))
+    return NetEvaluator(scale, layers, pair(net.head), pair(net.value), net.context)

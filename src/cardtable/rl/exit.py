@@ -19,10 +19,11 @@ Each iteration:
    search with the network (``alpha:eval_search``) against ``greedy``.
 4. **Checkpoint**: ``policy.pt`` (the network: ``learned:DIR`` plays its policy,
    ``alpha:N:DIR`` searches with it), ``trainer.pt`` (the optimiser),
-   ``progress.json`` (iterations, games, minutes, the curve) and ``curve.png``.
+   ``window.npz`` (the sample window), ``progress.json`` (iterations, games, minutes,
+   the curve) and ``curve.png``.
 
-``--resume`` continues from the checkpoint: the network, the optimiser and the curve;
-the sample window starts empty (the next iteration's self-play refills it). A run stops
+``--resume`` continues from the checkpoint: the network, the optimiser, the curve and
+the sample window (``window.npz``). A run stops
 after ``minutes`` of wall clock (the iteration in play then trains on the games
 finished, is evaluated and saved) or after ``iterations`` iterations, whichever comes
 first. PyTorch picks the device: a GPU when there is one.
@@ -36,12 +37,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import torch
 
 from cardtable.bots.base import stable_seed
+from cardtable.bots.candidate_context import CONTEXT_FEATURES
 from cardtable.bots.learned_net import (
     PolicyValue,
     build_actor,
@@ -94,6 +96,13 @@ class ExitConfig:
     eval_pairs: int = 100
     #: Simulations of the ``alpha`` search at each evaluation (0: the policy alone).
     eval_search: int = 0
+    #: Iterations whose expert is plain ``ismcts`` (random playouts, ``ISMCTS_FACTOR``
+    #: times the simulations) before the network joins the search: at least the first,
+    #: which has no network yet; more distil a strong search into the network first.
+    ismcts_iterations: int = 1
+    #: Move-context numbers the network's head weighs (a new run's network;
+    #: :mod:`cardtable.bots.candidate_context`); 0: the fixed move features alone.
+    context: int = CONTEXT_FEATURES
 
 
 @dataclass
@@ -141,6 +150,20 @@ class ExitProgress:
         return cls(curve=curve, **data)
 
 
+class Batch(NamedTuple):
+    """Training samples as tensors (rows: decisions; columns: legal moves)."""
+
+    obs: torch.Tensor
+    ids: torch.Tensor
+    context: torch.Tensor
+    shares: torch.Tensor
+    value: torch.Tensor
+
+    def pick(self, rows: torch.Tensor) -> Batch:
+        """These rows."""
+        return Batch(*(t[rows] for t in self))
+
+
 class _Window:
     """The last ``size`` samples, as arrays ready for batches."""
 
@@ -153,22 +176,65 @@ class _Window:
         while sum(len(p) for p in self.parts[1:]) >= self.size:
             self.parts.pop(0)
 
-    def arrays(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Observations, legal ids (−1 padded), visit shares (0 padded), values."""
+    def save(self, path: Path) -> None:
+        """Write the window as one part (``np.savez_compressed``: no pickled objects,
+        and the padding of the move columns compresses away)."""
+        batch = self.arrays()
+        visits = [v for p in self.parts for v in p.visits]
+        counts = np.zeros(tuple(batch.ids.shape), dtype=np.int64)
+        for row, row_visits in enumerate(visits):
+            counts[row, : len(row_visits)] = row_visits
+        with path.open("wb") as out:
+            np.savez_compressed(
+                out,
+                obs=batch.obs.numpy(),
+                ids=batch.ids.numpy(),
+                context=batch.context.numpy(),
+                visits=counts,
+                value=batch.value.numpy(),
+            )
+
+    def load(self, path: Path) -> None:
+        """Read a window :meth:`save` wrote (its samples become one part)."""
+        with np.load(path, allow_pickle=False) as data:
+            ids, visits, context = data["ids"], data["visits"], data["context"]
+            widths = (ids >= 0).sum(axis=1)
+            legal = [tuple(int(a) for a in row[:w]) for row, w in zip(ids, widths, strict=True)]
+            self.parts = [
+                Samples(
+                    data["obs"].astype(np.float32),
+                    legal,
+                    [
+                        tuple(tuple(float(x) for x in c) for c in row[:w])
+                        for row, w in zip(context, widths, strict=True)
+                    ],
+                    [tuple(int(v) for v in row[:w]) for row, w in zip(visits, widths, strict=True)],
+                    data["value"].astype(np.float32),
+                    0,
+                )
+            ]
+
+    def arrays(self) -> Batch:
+        """Observations, legal ids (−1 padded), their move context (0 padded), visit
+        shares (0 padded), values."""
         legal = [m for p in self.parts for m in p.legal]
         visits = [v for p in self.parts for v in p.visits]
+        contexts = [c for p in self.parts for c in p.context]
         width = max(len(m) for m in legal)
         ids = np.full((len(legal), width), -1, dtype=np.int64)
+        context = np.zeros((len(legal), width, CONTEXT_FEATURES), dtype=np.float32)
         shares = np.zeros((len(legal), width), dtype=np.float32)
-        for row, (moves, counts) in enumerate(zip(legal, visits, strict=True)):
+        for row, (moves, counts, numbers) in enumerate(zip(legal, visits, contexts, strict=True)):
             ids[row, : len(moves)] = moves
+            context[row, : len(moves)] = numbers
             total = sum(counts)
             shares[row, : len(counts)] = [c / total for c in counts]
         obs = np.concatenate([p.obs for p in self.parts])
         value = np.concatenate([p.value for p in self.parts])
-        return (
+        return Batch(
             torch.from_numpy(obs),
             torch.from_numpy(ids),
+            torch.from_numpy(context),
             torch.from_numpy(shares),
             torch.from_numpy(value),
         )
@@ -213,7 +279,9 @@ class ExitTrainer:
             if policy.exists() or progress.exists():
                 raise BadOptions(f"{out} already holds a run: add --resume or pick another --out")
             self.progress = ExitProgress(config.seed)
-            fresh = build_actor("candidate", config.hidden, _OPTIONS, value=True)
+            fresh = build_actor(
+                "candidate", config.hidden, _OPTIONS, value=True, context=config.context
+            )
             assert isinstance(fresh, PolicyValue)
             self.net = fresh
         self.net.to(self.device)
@@ -223,6 +291,8 @@ class ExitTrainer:
         if resume:
             self.optimiser.load_state_dict(torch.load(trainer, weights_only=True))
         self.window = _Window(config.window)
+        if resume and (out / "window.npz").is_file():
+            self.window.load(out / "window.npz")
         self._features = candidate_action_features(range(NUM_ACTIONS)).to(self.device)
 
     def run(self) -> ExitProgress:
@@ -264,8 +334,10 @@ class ExitTrainer:
     def _self_play(self, iteration: int, deadline: float) -> Samples:
         """The iteration's games; once the run's time is up, only those finished."""
         config = self.config
-        # The first iteration has no network yet: plain ismcts is the expert.
-        evaluator = self.evaluator() if self.progress.iterations else None
+        # The first iterations (at least the first: no network yet) have plain ismcts
+        # as the expert.
+        distil = self.progress.iterations < max(1, config.ismcts_iterations)
+        evaluator = None if distil else self.evaluator()
         seeds = [
             stable_seed("cardtable-exit", config.seed, iteration, g) for g in range(config.games)
         ]
@@ -291,6 +363,7 @@ class ExitTrainer:
         return Samples(
             np.concatenate([p.obs for p in parts]),
             [m for p in parts for m in p.legal],
+            [c for p in parts for c in p.context],
             [v for p in parts for v in p.visits],
             np.concatenate([p.value for p in parts]),
             sum(p.games for p in parts),
@@ -300,7 +373,7 @@ class ExitTrainer:
         """Batches of the window worth ``epochs`` passes over the ``new`` samples; the
         mean policy and value losses of the last pass."""
         config = self.config
-        obs, ids, shares, value = self.window.arrays()
+        samples = self.window.arrays()
         steps = max(1, config.epochs * new // config.batch)
         generator = torch.Generator().manual_seed(
             stable_seed(config.seed, self.progress.iterations)
@@ -308,8 +381,8 @@ class ExitTrainer:
         self.net.train()
         losses: list[tuple[float, float]] = []
         for _ in range(steps):
-            pick = torch.randint(len(obs), (config.batch,), generator=generator)
-            policy_loss, value_loss = self._losses(obs[pick], ids[pick], shares[pick], value[pick])
+            pick = torch.randint(len(samples.obs), (config.batch,), generator=generator)
+            policy_loss, value_loss = self._losses(samples.pick(pick))
             self.optimiser.zero_grad()
             (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
             self.optimiser.step()
@@ -321,20 +394,15 @@ class ExitTrainer:
             sum(v for _, v in last) / len(last),
         )
 
-    def _losses(
-        self, obs: torch.Tensor, ids: torch.Tensor, shares: torch.Tensor, value: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        device = self.device
-        obs, ids, shares, value = (
-            obs.to(device),
-            ids.to(device),
-            shares.to(device),
-            value.to(device),
-        )
+    def _losses(self, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
+        obs, ids, context, shares, value = (t.to(self.device) for t in batch)
         weights, predicted = self.net.both(obs)
         legal = ids >= 0
         features = self._features[ids.clamp(min=0)]  # (batch, moves, 135)
-        logits = torch.einsum("bf,bkf->bk", weights, features)
+        fixed = weights[:, : features.shape[-1]]
+        logits = torch.einsum("bf,bkf->bk", fixed, features)
+        if self.net.context:  # the head's last weights weigh the move context
+            logits = logits + torch.einsum("bc,bkc->bk", weights[:, fixed.shape[1] :], context)
         logits = logits.masked_fill(~legal, -1e9)
         policy_loss = -(shares * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
         value_loss = torch.mean((predicted - value) ** 2)
@@ -374,9 +442,9 @@ class ExitTrainer:
         return sum(m > 0 for m in margins), sum(m != 0 for m in margins)
 
     def save(self) -> None:
-        """Write the network, the optimiser, the progress and the curve, each aside
-        first and then moved in place (a run stopped while saving keeps the last
-        checkpoint whole)."""
+        """Write the network, the optimiser, the sample window, the progress and the
+        curve, each aside first and then moved in place (a run stopped while saving
+        keeps the last checkpoint whole)."""
         self.net.cpu()
         policy = self.out / "policy.pt.tmp"
         save_checkpoint(
@@ -390,10 +458,13 @@ class ExitTrainer:
         self.net.to(self.device)
         trainer = self.out / "trainer.pt.tmp"
         torch.save(self.optimiser.state_dict(), trainer)
+        window = self.out / "window.npz.tmp"
+        self.window.save(window)
         progress = self.out / "progress.json.tmp"
         progress.write_text(self.progress.to_json() + "\n", encoding="utf-8")
         os.replace(policy, self.out / "policy.pt")
         os.replace(trainer, self.out / "trainer.pt")
+        os.replace(window, self.out / "window.npz")
         os.replace(progress, self.out / "progress.json")
         plot_exit(self.progress, self.out / "curve.png")
 

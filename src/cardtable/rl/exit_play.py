@@ -8,10 +8,11 @@ PyTorch: the network travels as a :class:`~cardtable.bots.alpha_net.NetEvaluator
 (NumPy arrays).
 
 **Self-play** (:func:`self_play`): one-deal Candidate matches, the expert in both seats:
-``ismcts`` (random playouts) while there is no network yet, then ``alpha`` (PUCT with
-the network as prior and leaf value). At every decision with more than one legal move
-the sample is what the seat knew — its encoded view (the 342 floats of
-:mod:`cardtable.games.candidate.encoding`), its legal moves — and the search's root
+``ismcts`` (random playouts) while there is no network yet (or while the run distils
+it), then ``alpha`` (PUCT with the network as prior and leaf value). At every decision
+with more than one legal move the sample is what the seat knew — its encoded view (the
+342 floats of :mod:`cardtable.games.candidate.encoding`), its legal moves and their
+move-context numbers (:mod:`cardtable.bots.candidate_context`) — and the search's root
 visits; the expert then plays its most visited move. When the deal ends each sample
 gets its value target: ``ismcts``'s margin reward of the deal's final margin from the
 deciding seat's side (−1…1).
@@ -33,6 +34,7 @@ import numpy.typing as npt
 from cardtable.bots.alpha_net import NetEvaluator
 from cardtable.bots.base import Analysis
 from cardtable.bots.candidate_alpha import AlphaBot, policy_choice
+from cardtable.bots.candidate_context import context_of_info, move_context
 from cardtable.bots.candidate_greedy import GreedyBot
 from cardtable.bots.candidate_ismcts import IsmctsBot, margin_reward
 from cardtable.bots.candidate_random import RandomBot
@@ -47,11 +49,13 @@ _OPTIONS = CandidateOptions(decks=1, deals=1)
 
 @dataclass(frozen=True)
 class Samples:
-    """Decisions of self-play: encoded views ``(n, 342)``, each decision's legal moves
-    and root visits (same order), and the value targets ``(n,)``."""
+    """Decisions of self-play: encoded views ``(n, 342)``, each decision's legal moves,
+    their move-context numbers and root visits (same order), and the value targets
+    ``(n,)``."""
 
     obs: npt.NDArray[np.float32]
     legal: list[tuple[int, ...]]
+    context: list[tuple[tuple[float, ...], ...]]
     visits: list[tuple[int, ...]]
     value: npt.NDArray[np.float32]
     games: int
@@ -82,6 +86,7 @@ def self_play(task: SelfPlayTask) -> Samples:
     expert = _expert(task)
     obs: list[list[float]] = []
     legal: list[tuple[int, ...]] = []
+    context: list[tuple[tuple[float, ...], ...]] = []
     visits: list[tuple[int, ...]] = []
     value: list[float] = []
     for deal_seed in task.deal_seeds:
@@ -98,6 +103,8 @@ def self_play(task: SelfPlayTask) -> Samples:
             counts = {m.action: m.visits for m in analysis.moves}
             obs.append(encode_view(info.view, player))
             legal.append(moves)
+            position = context_of_info(info)
+            context.append(tuple(move_context(position, a) for a in moves))
             visits.append(tuple(counts[a] for a in moves))
             seats.append(player)
             state.apply_action(analysis.best.action)
@@ -107,6 +114,7 @@ def self_play(task: SelfPlayTask) -> Samples:
     return Samples(
         np.asarray(obs, dtype=np.float32).reshape(len(obs), -1),
         legal,
+        context,
         visits,
         np.asarray(value, dtype=np.float32),
         len(task.deal_seeds),

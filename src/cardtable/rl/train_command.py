@@ -119,6 +119,7 @@ def run_exit_command(
     eval_pairs: int,
     eval_search: int,
     runner: Any,
+    ismcts_iterations: int = 1,
     quiet: bool,
     stderr: Console,
 ) -> None:
@@ -130,6 +131,8 @@ def run_exit_command(
         raise BadOptions(f"--out {out}: that is a file, not a folder")
     if eval_search < 0:
         raise BadOptions(f"--eval-search must be 0 or more simulations, got {eval_search}")
+    if ismcts_iterations < 1:
+        raise BadOptions(f"--ismcts-iterations must be at least 1, got {ismcts_iterations}")
     try:
         from cardtable.rl.exit import ExitConfig, ExitProgress, ExitTrainer
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
@@ -142,6 +145,7 @@ def run_exit_command(
         simulations=simulations,
         eval_pairs=eval_pairs,
         eval_search=eval_search,
+        ismcts_iterations=ismcts_iterations,
     )
     progress = Progress(
         TextColumn("[bold]train candidate (exit)[/]"),
