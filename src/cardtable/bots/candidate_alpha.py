@@ -39,12 +39,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from cardtable.bots.alpha_net import NetEvaluator
-from cardtable.bots.candidate_context import (
-    Context,
-    context_of_info,
-    context_of_state,
-    move_context,
-)
+from cardtable.bots.candidate_context import context_of_state
 from cardtable.bots.candidate_ismcts import (
     ROLLOUT_DEPTH,
     IsmctsBot,
@@ -53,6 +48,7 @@ from cardtable.bots.candidate_ismcts import (
     deal_margin,
     margin_reward,
 )
+from cardtable.bots.candidate_policy import move_logit, policy_choice, policy_logits
 from cardtable.errors import BadOptions
 from cardtable.games.candidate.encoding import encode_view
 from cardtable.games.candidate.engine import search_functions
@@ -77,18 +73,6 @@ class PriorNode(Node):
         super().__init__(action, mover)
         self.logit = logit
         self.weights: list[float] | None = None
-
-
-def _logit(weights: Sequence[float], action: int, context: Context | None = None) -> float:
-    """The move's logit: the network's weights times the move's fixed features and,
-    for a network that weighs them (``context`` given), its move-context numbers."""
-    from cardtable.bots.learned_net import CANDIDATE_FEATURES, sparse_features
-
-    logit = sum(weights[i] * v for i, v in sparse_features(action))
-    if context is not None:
-        numbers = move_context(context, action)
-        logit += sum(w * v for w, v in zip(weights[CANDIDATE_FEATURES:], numbers, strict=True))
-    return logit
 
 
 class AlphaBot(IsmctsBot):
@@ -176,7 +160,7 @@ class AlphaBot(IsmctsBot):
                     if child is None:
                         if weighs_context and context is None:
                             context = context_of_state(state)
-                        logit = _logit(weights, a, context)
+                        logit = move_logit(weights, a, context)
                         child = children[a] = PriorNode(a, mover, logit)
                     kids.append(child)  # type: ignore[arg-type]  # the tree holds PriorNodes
                 best = kids[0]
@@ -213,20 +197,3 @@ class AlphaBot(IsmctsBot):
             back_up(path, reward0)
 
         return simulate
-
-
-def policy_logits(net: NetEvaluator, info: CandidateInfo) -> list[float]:
-    """The network's logit of each legal move of ``info`` (in ``info.legal``'s order)."""
-    weights = net(encode_view(info.view, info.player))[0]
-    context = context_of_info(info) if net.context else None
-    return [_logit(weights, a, context) for a in info.legal]
-
-
-def policy_choice(net: NetEvaluator, info: CandidateInfo) -> int:
-    """The network's most likely legal move in ``info`` (the first on a tie): its
-    policy alone, as the ``learned`` bot plays it, without search."""
-    legal = info.legal
-    if len(legal) == 1:
-        return legal[0]
-    logits = policy_logits(net, info)
-    return legal[max(range(len(legal)), key=lambda i: (logits[i], -i))]

@@ -191,7 +191,7 @@ class LearnedBot(_PolicyBot[CandidateInfo]):
         if isinstance(actor, learned_net.PolicyValue):
             # A network of expert iteration scores moves as the alpha search does
             # (its head may weigh the move context, which the actor alone cannot).
-            from cardtable.bots.candidate_alpha import policy_logits
+            from cardtable.bots.candidate_policy import policy_logits
 
             return policy_logits(load_evaluator(self.path), info)
         return super()._logits(info)
