@@ -731,6 +731,14 @@ def train_candidate(
         int,
         typer.Option(help=_h("train.candidate.ismcts_iterations")),
     ] = 1,
+    samples_from: Annotated[
+        Path | None,
+        typer.Option(help=_h("train.candidate.samples_from")),
+    ] = None,
+    window_passes: Annotated[
+        int,
+        typer.Option(help=_h("train.candidate.window_passes")),
+    ] = 0,
     workers: Annotated[int, typer.Option(help=_h("train.candidate.workers"))] = 1,
     backend: Annotated[str, typer.Option(help=_h("train.candidate.backend"))] = ("local"),
     quiet: Quiet = False,
@@ -756,6 +764,8 @@ def train_candidate(
                 eval_pairs=eval_pairs,
                 eval_search=eval_search,
                 ismcts_iterations=ismcts_iterations,
+                samples_from=samples_from,
+                window_passes=window_passes,
                 runner=partial(map_tasks, backend=backend, workers=workers),
                 quiet=quiet,
                 stderr=err,

@@ -100,6 +100,21 @@ def test_the_sample_window_reads_back_as_it_was_written(run: Path, tmp_path: Pat
     assert all(sum(v) > 0 and len(v) == len(m) for v, m in pairs)
 
 
+def test_a_new_run_starts_from_another_runs_samples(run: Path, tmp_path: Path) -> None:
+    """--samples-from: a new network (here of another width) trains on the run's
+    window first (--window-passes) and then on its own self-play too."""
+    out = tmp_path / "refit"
+    refit = CliRunner().invoke(
+        app,
+        [*TRAIN, "--out", str(out), "--samples-from", str(run), "--window-passes", "2"],
+    )
+    assert refit.exit_code == 0, refit.output
+    given = _progress(run)["curve"][-1]["samples"]  # type: ignore[index]
+    (point,) = _progress(out)["curve"]  # type: ignore[misc]
+    assert point["samples"] > given  # the given window and the new games' samples
+    assert _progress(out)["games"] == 2  # only its own games count as its self-play
+
+
 def test_the_network_plays_as_learned_and_as_alpha_in_the_arena(run: Path) -> None:
     learned = parse_bot_spec("candidate", f"learned:{run}")
     alpha = parse_bot_spec("candidate", f"alpha:5:{run}")
@@ -136,6 +151,15 @@ def test_bad_runs_are_one_clear_line(run: Path, tmp_path: Path) -> None:
     method = runner.invoke(app, ["train", "candidate", "--method", "dqn", "--out", str(empty)])
     assert method.exit_code == 1
     assert "unknown --method 'dqn'" in method.output
+    nothing = runner.invoke(app, [*TRAIN, "--out", str(empty), "--samples-from", str(empty)])
+    assert nothing.exit_code == 1
+    assert "no window.npz there" in nothing.output
+    both = runner.invoke(app, [*TRAIN, "--out", str(run), "--resume", "--samples-from", str(run)])
+    assert both.exit_code == 1
+    assert "a resumed run keeps its own window" in both.output
+    passes = runner.invoke(app, [*TRAIN, "--out", str(empty), "--window-passes", "-1"])
+    assert passes.exit_code == 1
+    assert "--window-passes must be 0 or more" in passes.output
     expert = runner.invoke(app, [*TRAIN, "--out", str(empty), "--ismcts-iterations", "0"])
     assert expert.exit_code == 1
     assert "--ismcts-iterations must be at least 1" in expert.output

@@ -13,7 +13,9 @@ Each iteration:
 2. **Training**: the network (:class:`cardtable.bots.learned_net.PolicyValue`) fits the
    last ``window`` samples: cross-entropy of its softmax over the legal moves against
    the visit shares, plus the squared error of its value, with Adam; ``epochs`` passes
-   over the new samples' worth of batches.
+   over the new samples' worth of batches, each batch under a random renaming of the
+   suits (:mod:`cardtable.rl.symmetry`: C7, suits never matter, so a sample stands for
+   24).
 3. **Evaluation** on held-out duplicate pairs (seeds from a stream self-play never
    draws): the policy alone against ``greedy``, and with ``eval_search`` > 0 the
    search with the network (``alpha:eval_search``) against ``greedy``.
@@ -57,6 +59,7 @@ from cardtable.fairplay.history import wilson_interval
 from cardtable.games.candidate import NUM_ACTIONS
 from cardtable.rl.exit_play import PairTask, Player, Samples, SelfPlayTask, play_pairs, self_play
 from cardtable.rl.plots import curve_png
+from cardtable.rl.symmetry import RENAMINGS, SuitSymmetry
 
 __all__ = ["ExitConfig", "ExitPoint", "ExitProgress", "ExitTrainer", "Runner", "plot_exit"]
 
@@ -88,7 +91,8 @@ class ExitConfig:
     iterations: int | None = None
     games: int = 200
     simulations: int = 100
-    hidden: tuple[int, ...] = (128, 128)
+    #: The trunk's widths (a new run's network; a resumed one keeps its own).
+    hidden: tuple[int, ...] = (256, 256)
     window: int = 60_000
     epochs: int = 4
     batch: int = 256
@@ -103,6 +107,14 @@ class ExitConfig:
     #: Move-context numbers the network's head weighs (a new run's network;
     #: :mod:`cardtable.bots.candidate_context`); 0: the fixed move features alone.
     context: int = CONTEXT_FEATURES
+    #: Each batch under a random renaming of the suits (:mod:`.symmetry`; C7).
+    rename_suits: bool = True
+    #: A new run's window starts as this run folder's ``window.npz`` (its samples
+    #: teach a new network, of another width for instance).
+    samples_from: Path | None = None
+    #: Passes over the window the run starts with (resumed or ``samples_from``), trained
+    #: before the first self-play.
+    window_passes: int = 0
 
 
 @dataclass
@@ -271,10 +283,11 @@ class ExitTrainer:
             if not (policy.is_file() and trainer.is_file() and progress.is_file()):
                 raise BadOptions(f"nothing to resume in {out}: no policy.pt, trainer.pt, progress")
             self.progress = ExitProgress.read(progress)
-            net, _ = load_checkpoint(policy, "candidate")
+            net, meta = load_checkpoint(policy, "candidate")
             if not isinstance(net, PolicyValue):
                 raise BadOptions(f"{policy} has no value head: not an expert-iteration run")
             self.net: PolicyValue = net
+            self.hidden = tuple(meta["hidden"])
         else:
             if policy.exists() or progress.exists():
                 raise BadOptions(f"{out} already holds a run: add --resume or pick another --out")
@@ -284,6 +297,7 @@ class ExitTrainer:
             )
             assert isinstance(fresh, PolicyValue)
             self.net = fresh
+            self.hidden = config.hidden
         self.net.to(self.device)
         self.optimiser = torch.optim.Adam(
             self.net.parameters(), lr=config.learning_rate, weight_decay=1e-4
@@ -291,8 +305,14 @@ class ExitTrainer:
         if resume:
             self.optimiser.load_state_dict(torch.load(trainer, weights_only=True))
         self.window = _Window(config.window)
-        if resume and (out / "window.npz").is_file():
-            self.window.load(out / "window.npz")
+        start = out if resume else config.samples_from
+        if start is not None:
+            if not (start / "window.npz").is_file():
+                if not resume:
+                    raise BadOptions(f"--samples-from {start}: no window.npz there")
+            else:
+                self.window.load(start / "window.npz")
+        self.symmetry = SuitSymmetry() if config.rename_suits else None
         self._features = candidate_action_features(range(NUM_ACTIONS)).to(self.device)
 
     def run(self) -> ExitProgress:
@@ -302,6 +322,10 @@ class ExitTrainer:
         before = self.progress.minutes
         deadline = started + self.config.minutes * 60.0
         done = 0
+        if self.config.window_passes and self.window.parts:
+            self.on_progress("train", self.progress)
+            size = sum(len(p) for p in self.window.parts)
+            self._train(size * self.config.window_passes // self.config.epochs)
         while self.config.iterations is None or done < self.config.iterations:
             iteration = self.progress.iterations
             samples = self._self_play(iteration, deadline)
@@ -382,7 +406,12 @@ class ExitTrainer:
         losses: list[tuple[float, float]] = []
         for _ in range(steps):
             pick = torch.randint(len(samples.obs), (config.batch,), generator=generator)
-            policy_loss, value_loss = self._losses(samples.pick(pick))
+            batch = samples.pick(pick)
+            if self.symmetry is not None:
+                which = int(torch.randint(len(RENAMINGS), (1,), generator=generator))
+                obs, ids = self.symmetry.rename(which, batch.obs, batch.ids)
+                batch = batch._replace(obs=obs, ids=ids)
+            policy_loss, value_loss = self._losses(batch)
             self.optimiser.zero_grad()
             (policy_loss + value_loss).backward()  # type: ignore[no-untyped-call]
             self.optimiser.step()
@@ -451,7 +480,7 @@ class ExitTrainer:
             policy,
             self.net,
             game="candidate",
-            hidden=self.config.hidden,
+            hidden=self.hidden,
             options=_OPTIONS,
             steps=self.progress.games,
         )

@@ -120,6 +120,8 @@ def run_exit_command(
     eval_search: int,
     runner: Any,
     ismcts_iterations: int = 1,
+    samples_from: Path | None = None,
+    window_passes: int = 0,
     quiet: bool,
     stderr: Console,
 ) -> None:
@@ -131,6 +133,10 @@ def run_exit_command(
         raise BadOptions(f"--out {out}: that is a file, not a folder")
     if eval_search < 0:
         raise BadOptions(f"--eval-search must be 0 or more simulations, got {eval_search}")
+    if window_passes < 0:
+        raise BadOptions(f"--window-passes must be 0 or more, got {window_passes}")
+    if samples_from is not None and resume:
+        raise BadOptions("--samples-from starts a new run: a resumed run keeps its own window")
     if ismcts_iterations < 1:
         raise BadOptions(f"--ismcts-iterations must be at least 1, got {ismcts_iterations}")
     try:
@@ -146,6 +152,8 @@ def run_exit_command(
         eval_pairs=eval_pairs,
         eval_search=eval_search,
         ismcts_iterations=ismcts_iterations,
+        samples_from=samples_from,
+        window_passes=window_passes,
     )
     progress = Progress(
         TextColumn("[bold]train candidate (exit)[/]"),
