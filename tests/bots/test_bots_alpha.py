@@ -176,3 +176,23 @@ def test_the_policy_scores_moves_as_the_network_and_its_move_context_say() -> No
         checked += len(info.legal) > 1
         state.apply(greedy.choose(info))
     assert checked > 10
+
+
+def test_the_shipped_network_is_small_and_plays_as_learned_and_alpha() -> None:
+    """The package ships the expert-iteration network (``alpha_candidate.pt``): plain
+    ``learned`` plays its policy alone and plain ``alpha:N`` searches with it."""
+    from cardtable.bots.learned import load_evaluator, shipped_network, shipped_policy
+
+    shipped = shipped_network()
+    assert shipped is not None
+    assert shipped.stat().st_size < 2_000_000  # a few MB at most
+    assert shipped_policy("candidate") == shipped
+    net = load_evaluator(str(shipped))
+    assert net.context == CONTEXT_FEATURES
+    learned = make_bot(parse_bot_spec("candidate", "learned"), 3)
+    alpha = make_bot(parse_bot_spec("candidate", "alpha:20"), 3)
+    state = CandidateState.new(9, CandidateOptions(deals=1))
+    while not state.is_terminal():
+        info = CandidateInfo.of(state, state.current_player)
+        assert learned.choose(info) == policy_choice(net, info)
+        state.apply(alpha.choose(info))  # checked: raises on an illegal move
